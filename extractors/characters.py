@@ -1,0 +1,131 @@
+"""Character configs (`configs/characters/<id>.yaml`) and the alias resolver every stage uses.
+
+Names are matched case- and punctuation-tolerantly: `ROSALIND`, `Rosalind` and `Ros.` (if
+listed as an alias) all resolve to `rosalind`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .atomic import atomic_write_text
+from .errors import InputError
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$|^[\u4e00-\u9fff][\u4e00-\u9fff0-9_\-]*$")
+
+
+@dataclass
+class Character:
+    id: str
+    name: str
+    series: str
+    language: str = "en"
+    aliases: list[str] = field(default_factory=list)
+    gender: str | None = None  # male / female / None; used for pronoun resolution
+    personality: str = ""
+    sources: list[str] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        return [self.id, self.name, *self.aliases]
+
+
+def normalize_name(name: str) -> str:
+    """Fold case, width and punctuation: 'ROS.' -> 'ros', 'Duke  Senior' -> 'duke senior'."""
+    s = unicodedata.normalize("NFKC", name).casefold()
+    s = "".join(ch if (ch.isalnum() or ch.isspace()) else " " for ch in s)
+    return " ".join(s.split())
+
+
+def slug(name: str) -> str:
+    """A stable id for a speaker that has no config: 'DUKE SENIOR' -> 'duke_senior'."""
+    n = normalize_name(name)
+    return re.sub(r"\s+", "_", n) or "unknown"
+
+
+def character_path(config_dir: str | Path, cid: str) -> Path:
+    return Path(config_dir) / "characters" / f"{cid}.yaml"
+
+
+def load_character(path: str | Path) -> Character:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise InputError(f"not valid YAML ({e.__class__.__name__})", path) from None
+    if not isinstance(data, dict) or "name" not in data:
+        raise InputError("character config needs at least 'name' and 'series'", path)
+    data.setdefault("id", path.stem)
+    data.setdefault("series", "")
+    known = set(Character.__dataclass_fields__)
+    unknown = set(data) - known
+    if unknown:
+        raise InputError(f"unknown key(s) {', '.join(sorted(unknown))}", path)
+    data["aliases"] = [str(a) for a in (data.get("aliases") or [])]
+    data["sources"] = [str(s) for s in (data.get("sources") or [])]
+    data["personality"] = data.get("personality") or ""
+    return Character(**data)
+
+
+def save_character(config_dir: str | Path, ch: Character) -> Path:
+    if not ID_RE.match(ch.id):
+        raise InputError(f"character id {ch.id!r} must be lowercase letters, digits, '-' or '_'")
+    path = character_path(config_dir, ch.id)
+    atomic_write_text(path, yaml.safe_dump(asdict(ch), allow_unicode=True, sort_keys=False))
+    return path
+
+
+def load_characters(config_dir: str | Path) -> dict[str, Character]:
+    d = Path(config_dir) / "characters"
+    if not d.is_dir():
+        return {}
+    return {c.id: c for c in (load_character(p) for p in sorted(d.glob("*.yaml")))}
+
+
+def get_character(config_dir: str | Path, cid: str) -> Character:
+    path = character_path(config_dir, cid)
+    if not path.exists():
+        known = ", ".join(sorted(load_characters(config_dir))) or "none"
+        raise InputError(f"unknown character id {cid!r} (known: {known}); add it with `rolecorpus add-character`")
+    return load_character(path)
+
+
+class AliasResolver:
+    """Map every name a source uses to one character id."""
+
+    def __init__(self, characters: dict[str, Character] | list[Character] | None = None):
+        chars = characters.values() if isinstance(characters, dict) else (characters or [])
+        self.characters: dict[str, Character] = {}
+        self._map: dict[str, str] = {}
+        for ch in chars:
+            self.add(ch)
+
+    def add(self, ch: Character) -> None:
+        self.characters[ch.id] = ch
+        for n in ch.names():
+            key = normalize_name(n)
+            if key:
+                self._map.setdefault(key, ch.id)
+
+    def resolve(self, name: str | None) -> str | None:
+        """The character id for `name`, or None when no config lists it."""
+        if not name:
+            return None
+        return self._map.get(normalize_name(name))
+
+    def speaker_id(self, name: str) -> str:
+        """A configured id when the name is known, else a slug of the name itself."""
+        return self.resolve(name) or slug(name)
+
+    def display(self, speaker: str | None, fallback: str | None = None) -> str:
+        if speaker and speaker in self.characters:
+            return self.characters[speaker].name
+        return fallback or speaker or "?"
+
+    def surface_forms(self) -> dict[str, str]:
+        """All normalised names -> id (for text search)."""
+        return dict(self._map)

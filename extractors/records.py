@@ -1,0 +1,115 @@
+"""The line record every extractor emits (DESIGN.md), and reading/writing `lines.jsonl`.
+
+A line is one utterance, action or piece of narration. Reading validates every row and names
+the first malformed one; writing is atomic.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Iterable
+
+import jsonlines
+
+from .atomic import atomic_open
+from .errors import InputError
+
+KINDS = ("dialogue", "action", "narration")
+EVIDENCE = ("subtitle", "script", "explicit-verb", "alias", "turn-taking", "llm", "voice", "manual")
+
+
+@dataclass
+class Line:
+    work: str
+    source: str
+    unit: str
+    index: int
+    kind: str
+    text: str
+    speaker: str | None = None
+    name: str | None = None  # the speaker as the source writes it (cue, tag, subtitle name)
+    start: float | None = None
+    end: float | None = None
+    confidence: float | None = None
+    evidence: str | None = None
+    extra: dict = field(default_factory=dict)  # extractor-specific details (offsets, guesses…)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        if not d["extra"]:
+            d.pop("extra")
+        return d
+
+
+_FIELDS = {f.name for f in fields(Line)}
+_REQUIRED = ("work", "source", "unit", "index", "kind", "text")
+
+
+def line_from_dict(d: dict, path: str | Path = "<lines>", row: int | None = None) -> Line:
+    """Validate one row; raise InputError naming the file and row on anything malformed."""
+    if not isinstance(d, dict):
+        raise InputError("row is not a JSON object", path, row)
+    missing = [k for k in _REQUIRED if k not in d]
+    if missing:
+        raise InputError(f"missing field(s) {', '.join(missing)}", path, row)
+    unknown = set(d) - _FIELDS
+    if unknown:
+        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}", path, row)
+    if d["kind"] not in KINDS:
+        raise InputError(f"kind {d['kind']!r} is not one of {', '.join(KINDS)}", path, row)
+    if not isinstance(d["index"], int) or isinstance(d["index"], bool):
+        raise InputError("index must be an integer", path, row)
+    if not isinstance(d["text"], str):
+        raise InputError("text must be a string", path, row)
+    if d.get("speaker") is not None and not isinstance(d["speaker"], str):
+        raise InputError("speaker must be a string or null", path, row)
+    conf = d.get("confidence")
+    if conf is not None and not (isinstance(conf, (int, float)) and 0 <= conf <= 1):
+        raise InputError("confidence must be a number in 0..1", path, row)
+    ev = d.get("evidence")
+    if ev is not None and ev not in EVIDENCE:
+        raise InputError(f"evidence {ev!r} is not one of {', '.join(EVIDENCE)}", path, row)
+    for t in ("start", "end"):
+        if d.get(t) is not None and not isinstance(d[t], (int, float)):
+            raise InputError(f"{t} must be a number of seconds", path, row)
+    return Line(**d)
+
+
+def read_lines(path: str | Path) -> list[Line]:
+    """Read and validate a lines.jsonl file; index must increase strictly within a (source, work)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", path)
+    out: list[Line] = []
+    last: dict[tuple[str, str], int] = {}
+    with open(path, encoding="utf-8") as fh:
+        for row, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                d = json.loads(raw)
+            except json.JSONDecodeError as e:
+                raise InputError(f"not valid JSON ({e.msg})", path, row) from None
+            line = line_from_dict(d, path, row)
+            key = (line.work, line.source)
+            if key in last and line.index <= last[key]:
+                raise InputError(f"index {line.index} does not increase (previous {last[key]})", path, row)
+            last[key] = line.index
+            out.append(line)
+    if not out:
+        raise InputError("no line records in file", path)
+    return out
+
+
+def write_lines(path: str | Path, lines: Iterable[Line]) -> int:
+    """Write lines atomically; refuse to write an empty file."""
+    lines = list(lines)
+    if not lines:
+        raise InputError("nothing to write: no lines were extracted", path)
+    with atomic_open(path) as fh:
+        w = jsonlines.Writer(fh, compact=True, sort_keys=False)
+        for ln in lines:
+            w.write(ln.to_dict())
+    return len(lines)

@@ -1,0 +1,1 @@
+"""TV/film extractor: ffmpeg -> Whisper ASR or subtitle import -> ECAPA-TDNN speaker identification."""

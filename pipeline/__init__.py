@@ -1,0 +1,1 @@
+"""Pipeline stages: lines -> stories -> embeddings -> character package; chat runtime; CLI."""

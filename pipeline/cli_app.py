@@ -1,0 +1,23 @@
+"""The typer applications every command module attaches its commands to.
+
+`rolecorpus` (app) has sub-apps `extract`, `speakers` and `eval`. Command modules live in
+`pipeline/commands/` and are imported by `pipeline.cli`.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="rolecorpus",
+    help="Build character story corpora for role-play chatbots (ChatHaruhi method) and chat with them.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+extract_app = typer.Typer(help="Turn a source (script, wiki page, novel, TV episode) into lines.jsonl.", no_args_is_help=True)
+speakers_app = typer.Typer(help="Speaker identification by voice: train, review, apply corrections, evaluate.", no_args_is_help=True)
+eval_app = typer.Typer(help="Measure extraction quality against gold annotations.", no_args_is_help=True)
+app.add_typer(extract_app, name="extract")
+app.add_typer(speakers_app, name="speakers")
+app.add_typer(eval_app, name="eval")

@@ -1,0 +1,1 @@
+"""CLI command modules; each attaches commands to the apps of `pipeline.cli_app`."""

@@ -1,0 +1,1 @@
+"""CLI commands: chat (in progress)."""

@@ -1,0 +1,1 @@
+"""CLI commands for the novel path (filled in by its issue)."""

@@ -1,0 +1,1 @@
+"""CLI commands for the speakers path (filled in by its issue)."""

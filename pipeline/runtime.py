@@ -1,0 +1,145 @@
+"""The chat runtime: ChatHaruhi-style prompt assembly over a character package.
+
+Messages: the system prompt; then the retrieved stories (most similar first, stopping at the
+first that would overflow `story_tokens`); then the history, newest first within
+`history_tokens` (sent oldest first); then the query `role:「text」`. With an LLM (any
+OpenAI-compatible endpoint through LangChain) it answers; without one it still retrieves and
+returns the character's original line that best answers the query.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from extractors.errors import InputError
+
+from .retrieval import StoryIndex
+from .rolefile import read_role_file
+from .tokens import count_tokens
+
+STORY_HEADER = "Classic scenes for the role are as follows:"
+_LINE = re.compile(r"^(?P<who>[^:：\n]+)[:：]「(?P<text>.*)」$")
+
+
+@dataclass
+class Turn:
+    role: str
+    text: str
+    reply: str
+
+
+@dataclass
+class Answer:
+    messages: list[dict]          # [{"role": "system"|"user"|"assistant", "content": ...}]
+    stories: list[tuple[float, str]]
+    best_line: tuple[str, str, float] | None  # (prompt line, character's reply, score)
+    reply: str | None = None      # the LLM's answer, when one is configured
+
+
+@dataclass
+class CharacterBot:
+    package_dir: Path
+    embedder: object
+    llm: object | None = None
+    story_tokens: int = 1500
+    history_tokens: int = 1200
+    history: list[Turn] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.package_dir = Path(self.package_dir)
+        cid = self.package_dir.name
+        role_path = self.package_dir / f"{cid}.jsonl"
+        self.system_prompt, self.config, self.column, self.texts, vectors = read_role_file(role_path)
+        if self.column != getattr(self.embedder, "name", self.column):
+            raise InputError(
+                f"package was embedded with {self.column!r} but the query embedder is {self.embedder.name!r}", role_path)
+        self.index = StoryIndex(vectors)
+        self.name = self.config.get("name", cid)
+        self._story_tokens = [count_tokens(t) for t in self.texts]
+
+    # -- retrieval --------------------------------------------------------------------
+    def query_text(self, role: str, text: str) -> str:
+        return f"{role}:「{text}」"
+
+    def retrieve(self, query: str) -> list[tuple[float, str]]:
+        qv = self.embedder.encode([query])[0]
+        picked, used = [], 0
+        for i, score in self.index.search(qv, k=min(len(self.index), 50)):
+            t = self._story_tokens[i]
+            if used + t > self.story_tokens:
+                break
+            picked.append((score, self.texts[i]))
+            used += t
+        return picked
+
+    def best_original_line(self, query_vec: np.ndarray, stories: list[tuple[float, str]]) -> tuple[str, str, float] | None:
+        """The character's reply whose prompting line is most like the query."""
+        pairs: list[tuple[str, str]] = []
+        for _, story in stories:
+            prev = None
+            for raw in story.splitlines():
+                m = _LINE.match(raw.strip())
+                if not m:
+                    continue
+                if m["who"].strip() == self.name and prev is not None:
+                    pairs.append((prev, raw.strip()))
+                prev = raw.strip() if m["who"].strip() != self.name else None
+        if not pairs:
+            return None
+        vecs = self.embedder.encode([p for p, _ in pairs] + [r for _, r in pairs])
+        n = len(pairs)
+        q = query_vec / max(float(np.linalg.norm(query_vec)), 1e-12)
+        scores = 0.8 * (vecs[:n] @ q) + 0.2 * (vecs[n:] @ q)
+        i = int(np.argmax(scores))
+        return pairs[i][0], pairs[i][1], float(scores[i])
+
+    # -- prompt ---------------------------------------------------------------------------
+    def build_messages(self, query: str, stories: list[tuple[float, str]]) -> list[dict]:
+        msgs = [{"role": "system", "content": self.system_prompt}]
+        if stories:
+            msgs.append({"role": "system", "content": STORY_HEADER + "\n" + "\n###\n".join(t for _, t in stories)})
+        kept, used = [], 0
+        for turn in reversed(self.history):
+            q, a = self.query_text(turn.role, turn.text), turn.reply
+            t = count_tokens(q) + count_tokens(a)
+            if used + t > self.history_tokens:
+                break
+            kept.append((q, a))
+            used += t
+        for q, a in reversed(kept):
+            msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
+        msgs.append({"role": "user", "content": query})
+        return msgs
+
+    def ask(self, role: str, text: str) -> Answer:
+        if not text.strip():
+            raise InputError("empty question")
+        query = self.query_text(role, text)
+        qv = self.embedder.encode([query])[0]
+        stories = self.retrieve(query)
+        best = self.best_original_line(qv, stories)
+        msgs = self.build_messages(query, stories)
+        reply = None
+        if self.llm is not None:
+            reply = self._call_llm(msgs)
+            self.history.append(Turn(role, text, reply))
+        elif best is not None:
+            self.history.append(Turn(role, text, best[1]))
+        return Answer(msgs, stories, best, reply)
+
+    def _call_llm(self, msgs: list[dict]) -> str:
+        from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+        kinds = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
+        try:
+            out = self.llm.invoke([kinds[m["role"]](content=m["content"]) for m in msgs])
+        except Exception as e:  # network, auth, timeout: one line, no traceback
+            raise InputError(f"LLM call failed: {e.__class__.__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+        content = getattr(out, "content", out)
+        if not isinstance(content, str) or not content.strip():
+            raise InputError("LLM returned an empty answer")
+        return content.strip()

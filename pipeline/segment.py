@@ -1,0 +1,295 @@
+"""The story segmenter: a finite-state machine that walks a work's lines once per character R.
+
+States
+  SEEK      no prompt yet; keeps a short window of context lines
+  PROMPTED  another known speaker has spoken; waiting (at most `max_gap` lines) for R's reply
+  IN_STORY  R has answered: at least one exchange; extend while the limits hold
+
+A story is emitted when the next line would break a limit (token budget, distinct speakers,
+narration lines), when the talk moves on without R for more than `max_gap` lines, or at the
+end of a unit (scene, chapter, episode). It is trimmed to R's last reply plus
+`trailing_context` lines; the rest is fed back so it can open the next story. Stories never
+span units, always hold an exchange (another speaker's line, then R's), and are de-duplicated
+by text. A line longer than half the budget is split at sentence ends first, never dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Iterable, Iterator
+
+from extractors.characters import AliasResolver
+from extractors.records import Line
+
+from .stories import Story, render_line
+from .tokens import count_many, count_tokens
+
+SEEK, PROMPTED, IN_STORY = "SEEK", "PROMPTED", "IN_STORY"
+
+_SENT_END = re.compile(r"(?<=[.!?;。！？；…])[\"'”’」』)\]]*\s+|(?<=[。！？；…])[”’」』]*")
+
+
+@dataclass
+class Params:
+    max_tokens: int = 500
+    max_speakers: int = 4
+    max_narration: int = 4
+    max_gap: int = 3
+    leading_context: int = 2
+    trailing_context: int = 1
+    min_reply_chars: int = 2
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Params":
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in (d or {}).items() if k in known})
+
+
+def split_sentences(text: str) -> list[str]:
+    parts, last = [], 0
+    for m in _SENT_END.finditer(text):
+        if m.end() > last:
+            parts.append(text[last:m.end()].strip())
+            last = m.end()
+    parts.append(text[last:].strip())
+    return [p for p in parts if p]
+
+
+def split_long(text: str, limit: int) -> list[str]:
+    """Pieces of at most `limit` tokens, cut at sentence ends (words or characters as a last resort)."""
+    if count_tokens(text) <= limit:
+        return [text]
+    pieces: list[str] = []
+    cur = ""
+    for sent in split_sentences(text):
+        if count_tokens(sent) > limit:  # one enormous sentence: cut on whitespace, then characters
+            words = sent.split(" ") if " " in sent else list(sent)
+            joiner = " " if " " in sent else ""
+            for w in words:
+                cand = f"{cur}{joiner if cur else ''}{w}"
+                if cur and count_tokens(cand) > limit:
+                    pieces.append(cur)
+                    cur = w
+                else:
+                    cur = cand
+            continue
+        cand = f"{cur} {sent}".strip() if cur else sent
+        if cur and count_tokens(cand) > limit:
+            pieces.append(cur)
+            cur = sent
+        else:
+            cur = cand
+    if cur:
+        pieces.append(cur)
+    return pieces
+
+
+@dataclass
+class _Item:
+    line: Line
+    rendered: str
+    tokens: int
+    who: str | None  # speaker key for counting distinct speakers; None for narration
+
+
+def _prepare(lines: list[Line], resolver: AliasResolver, p: Params) -> list[_Item]:
+    half = max(16, p.max_tokens // 2)
+    expanded: list[Line] = []
+    for ln in lines:
+        if not ln.text.strip():
+            continue
+        pieces = split_long(ln.text, half) if len(ln.text) > half else [ln.text]
+        if len(pieces) == 1:
+            expanded.append(ln)
+        else:
+            expanded.extend(replace(ln, text=t) for t in pieces)
+    rendered = [render_line(ln, resolver) for ln in expanded]
+    toks = count_many(rendered)
+    out = []
+    for ln, r, t in zip(expanded, rendered, toks):
+        who = None
+        if ln.kind == "dialogue":
+            who = ln.speaker or f"?{ln.name or ''}"
+        out.append(_Item(ln, r, t + 1, who))  # +1 for the newline
+    return out
+
+
+class _Buffer:
+    """Lines of the story being built, with running totals so each limit check is O(1)."""
+
+    def __init__(self):
+        self.items: list[_Item] = []
+        self.tokens = 0
+        self.narration = 0
+        self.speakers: dict[str, int] = {}
+
+    def __len__(self):
+        return len(self.items)
+
+    def fits(self, it: _Item, p: Params) -> bool:
+        if self.tokens + it.tokens > p.max_tokens:
+            return False
+        if it.who is None:
+            return self.narration + 1 <= p.max_narration
+        return it.who in self.speakers or len(self.speakers) + 1 <= p.max_speakers
+
+    def push(self, it: _Item) -> None:
+        self.items.append(it)
+        self.tokens += it.tokens
+        if it.who is None:
+            self.narration += 1
+        else:
+            self.speakers[it.who] = self.speakers.get(it.who, 0) + 1
+
+    def pop_front(self) -> _Item:
+        it = self.items.pop(0)
+        self.tokens -= it.tokens
+        if it.who is None:
+            self.narration -= 1
+        else:
+            self.speakers[it.who] -= 1
+            if not self.speakers[it.who]:
+                del self.speakers[it.who]
+        return it
+
+    def clear(self) -> list[_Item]:
+        items = self.items
+        self.__init__()
+        return items
+
+
+def _units(lines: Iterable[Line]) -> Iterator[list[Line]]:
+    cur: list[Line] = []
+    key = None
+    for ln in lines:
+        k = (ln.work, ln.source, ln.unit)
+        if cur and k != key:
+            yield cur
+            cur = []
+        key = k
+        cur.append(ln)
+    if cur:
+        yield cur
+
+
+class Segmenter:
+    """Cut the stories of one character R from the lines of one or more works."""
+
+    def __init__(self, character: str, resolver: AliasResolver, params: Params | None = None):
+        self.R = character
+        self.resolver = resolver
+        self.p = params or Params()
+
+    # -- line classes -------------------------------------------------------------
+    def _is_reply(self, it: _Item) -> bool:
+        ln = it.line
+        return ln.kind == "dialogue" and ln.speaker == self.R and len(ln.text.strip()) >= self.p.min_reply_chars
+
+    def _is_prompt(self, it: _Item) -> bool:
+        ln = it.line
+        return ln.kind == "dialogue" and ln.speaker is not None and ln.speaker != self.R
+
+    # -- the machine ----------------------------------------------------------------
+    def run(self, lines: Iterable[Line]) -> list[Story]:
+        stories: list[Story] = []
+        seen: set[str] = set()
+        for unit in _units(lines):
+            for items in self._segment_unit(_prepare(unit, self.resolver, self.p)):
+                text = "\n".join(i.rendered for i in items)
+                digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+                if digest in seen:
+                    continue
+                seen.add(digest)
+                stories.append(self._story(len(stories) + 1, items, text))
+        return stories
+
+    def _segment_unit(self, items: list[_Item]) -> Iterator[list[_Item]]:
+        p = self.p
+        buf = _Buffer()
+        state = SEEK
+        gap = 0          # lines since the last prompt (PROMPTED) or since R's last reply (IN_STORY)
+        prompt = -1      # position in buf of the latest prompting line (PROMPTED)
+        last_reply = -1  # position in buf of R's last reply (IN_STORY)
+        pending: deque[_Item] = deque(items)
+
+        def drop_front() -> None:
+            nonlocal prompt, state
+            buf.pop_front()
+            prompt -= 1
+            if state == PROMPTED and prompt < 0:
+                state = SEEK
+
+        def emit() -> list[_Item]:
+            story = buf.items[: last_reply + 1 + p.trailing_context]
+            rest = buf.items[last_reply + 1:]  # what followed R's reply may open the next story
+            buf.clear()
+            pending.extendleft(reversed(rest))
+            return story
+
+        while pending:
+            it = pending.popleft()
+            if state == IN_STORY:
+                if buf.fits(it, p):
+                    buf.push(it)
+                    if self._is_reply(it):
+                        last_reply, gap = len(buf) - 1, 0
+                        continue
+                    gap += 1
+                    if gap <= p.max_gap:
+                        continue
+                    yield emit()  # the talk moved on without R
+                else:
+                    pending.appendleft(it)
+                    yield emit()  # a limit would break
+                state, gap, prompt = SEEK, 0, -1
+                continue
+
+            if state == PROMPTED and self._is_reply(it):
+                while not buf.fits(it, p) and prompt > 0:
+                    drop_front()
+                if buf.fits(it, p):
+                    buf.push(it)
+                    state, last_reply, gap = IN_STORY, len(buf) - 1, 0
+                    continue
+                buf.clear()
+                state, prompt = SEEK, -1
+
+            # SEEK or PROMPTED: a short window of context up to and after the prompting line
+            while len(buf) and not buf.fits(it, p):
+                drop_front()
+            if not buf.fits(it, p):  # cannot happen after splitting long lines; skip defensively
+                continue
+            buf.push(it)
+            if self._is_prompt(it):
+                state, gap, prompt = PROMPTED, 0, len(buf) - 1
+                while prompt > p.leading_context:
+                    drop_front()
+            elif state == PROMPTED:
+                gap += 1
+                if gap > p.max_gap:
+                    state, prompt = SEEK, -1
+            if state == SEEK:
+                while len(buf) > p.leading_context:
+                    drop_front()
+        if state == IN_STORY:
+            yield emit()
+
+    def _story(self, n: int, items: list[_Item], text: str) -> Story:
+        first, last = items[0].line, items[-1].line
+        speakers = list(dict.fromkeys(i.line.speaker or (i.line.name or "?") for i in items if i.who is not None))
+        exchanges, prompted = 0, False
+        for i in items:
+            if self._is_reply(i):
+                exchanges += prompted
+                prompted = False
+            elif self._is_prompt(i):
+                prompted = True
+        return Story(
+            id=f"{n:04d}", character=self.R, work=first.work, source=first.source, unit=first.unit,
+            first_index=first.index, last_index=last.index, tokens=sum(i.tokens for i in items) - 1,
+            speakers=speakers, exchanges=exchanges, text=text,
+            lines=[{"speaker": i.line.speaker, "name": i.line.name, "kind": i.line.kind, "text": i.line.text} for i in items],
+        )

@@ -1,0 +1,43 @@
+# Two entry points (see README): `make sample` builds the sample characters, `make test` runs the tests.
+# Both set everything up first on a fresh Debian machine: system packages, a virtualenv, the project.
+SHELL := /bin/bash
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+APT_PACKAGES := ffmpeg espeak-ng sox git
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: setup system venv sample test bench clean
+
+setup: system venv
+
+system:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+venv: $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip wheel setuptools
+	# torch must be exactly 2.13.0 (a CPU wheel); any other spec pulls CUDA builds
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[all,dev]'
+
+sample: setup
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/dvc repro
+	@echo "built: $$(ls data/characters)"
+
+test: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+bench: setup
+	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf data/lines data/stories data/embeddings data/characters metrics .cache dvc.lock

@@ -1,0 +1,172 @@
+"""Novel -> line records: decode, split chapters and paragraphs, find quotes, attribute speakers.
+
+`extract_novel` is the one entry point. Offsets (`extra.start`/`extra.end`, and `extra.spans`
+for every part of an interrupted quote) are Python character offsets into the decoded text
+of the file *before* newline normalisation (a CRLF file keeps its offsets), which is what
+PDNC's `quoteByteSpans` use.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Callable
+
+from extractors.characters import Character
+from extractors.errors import InputError
+from extractors.records import Line
+from extractors.textio import decode_bytes
+
+from .attribution import Attribution, Attributor
+from .chapters import split_chapters, split_paragraphs
+from .names import NameIndex
+from .quotes import Quote, detect_style, find_quotes
+
+log = logging.getLogger(__name__)
+
+
+def read_novel(path: str | Path, encoding: str | None = None) -> str:
+    """Decoded text with every line ending turned into `\n` *without changing offsets*
+    (`\r\n` becomes ` \n`, a lone `\r` becomes `\n`)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", path)
+    if path.is_dir():
+        raise InputError("is a directory, expected a text file", path)
+    data = path.read_bytes()
+    if not data.strip():
+        raise InputError("file is empty", path)
+    text = decode_bytes(data, path, encoding)
+    if encoding is None and text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", " \n").replace("\r", "\n")
+    if not text.strip():
+        raise InputError("file is empty", path)
+    return text
+
+
+def detect_language(text: str) -> str:
+    sample = text[:200000]
+    cjk = sum(1 for ch in sample if "\u4e00" <= ch <= "\u9fff")
+    letters = sum(1 for ch in sample if ch.isalpha())
+    return "zh" if letters and cjk / letters > 0.3 else "en"
+
+
+def _clean(s: str, language: str) -> str:
+    return "".join(s.split()) if language == "zh" else " ".join(s.split())
+
+
+def _has_words(s: str) -> bool:
+    return any(ch.isalnum() for ch in s)
+
+
+def analyse(text: str, characters: list[Character], language: str) -> tuple[list, list[tuple[int, int]], list[int], list[Quote], list[Attribution]]:
+    """Chapters, paragraphs, paragraph->chapter, quotes and their rule attributions."""
+    chapters = split_chapters(text)
+    paras: list[tuple[int, int]] = []
+    para_ch: list[int] = []
+    for ci, ch in enumerate(chapters):
+        for s, e in split_paragraphs(text, ch.start, ch.end):
+            if ch.title and s == ch.start:  # the heading line itself
+                line_end = text.find("\n", s)
+                line_end = e if line_end < 0 or line_end > e else line_end
+                if text[line_end:e].strip():
+                    s = line_end + 1 + (len(text[line_end + 1:e]) - len(text[line_end + 1:e].lstrip()))
+                else:
+                    continue
+            paras.append((s, e))
+            para_ch.append(ci)
+    quotes = find_quotes(text, paras, detect_style(text))
+    index = NameIndex(characters, language)
+    attrs = Attributor(text, paras, quotes, index, language).run() if quotes else []
+    return chapters, paras, para_ch, quotes, attrs
+
+
+def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
+                  language: str | None = None, encoding: str | None = None, llm=None,
+                  llm_kwargs: dict | None = None, progress: Callable[[int], None] | None = None,
+                  text: str | None = None) -> list[Line]:
+    """Line records of a novel: `dialogue` for each quotation (speaker by the rules, then by the
+    LLM when `llm` is given), `narration`/`action` for the text between.
+
+    Raises InputError for an empty or undecodable file and for a text without quotations."""
+    path = Path(path)
+    chars = list(characters.values()) if isinstance(characters, dict) else list(characters)
+    if text is None:
+        text = read_novel(path, encoding)
+    language = language or detect_language(text)
+    if language not in ("en", "zh"):
+        raise InputError(f"language must be en or zh, not {language!r}")
+    chapters, paras, para_ch, quotes, attrs = analyse(text, chars, language)
+    if not quotes:
+        raise InputError(f"no quotations found in {len(paras)} paragraph(s); is this a novel with dialogue?", path)
+    names = {c.id: c for c in chars}
+
+    # events in reading order: (start, kind, payload)
+    events: list[tuple[int, int, str, object]] = []
+    q_paras: dict[int, list[Quote]] = {}
+    for i, q in enumerate(quotes):
+        events.append((q.start, 1, "q", i))
+        for p in dict.fromkeys(q.paras):
+            q_paras.setdefault(p, []).append(q)
+    for pi, (ps, pe) in enumerate(paras):
+        cuts = sorted(o for q in q_paras.get(pi, []) for o, pp in zip(q.outer, q.paras) if pp == pi)
+        pos = ps
+        pieces = []
+        for s, e in cuts:
+            if s > pos:
+                pieces.append((pos, s))
+            pos = max(pos, e)
+        if pos < pe:
+            pieces.append((pos, pe))
+        kind = "action" if cuts else "narration"
+        for s, e in pieces:
+            if _has_words(text[s:e]):
+                events.append((s, 0, kind, (pi, s, e)))
+    events.sort(key=lambda ev: (ev[0], ev[1]))
+
+    para_of_start = {}
+    lines: list[Line] = []
+    src = path.name
+    for n, (pos, _, kind, payload) in enumerate(events):
+        if kind == "q":
+            q = quotes[payload]
+            a = attrs[payload]
+            ch = chapters[para_ch[q.para]]
+            words = _clean(" ".join(text[s:e] for s, e in q.spans), language)
+            extra = {"start": q.start, "end": q.end, "chapter": ch.number, "paragraph": q.para}
+            if len(q.spans) > 1:
+                extra["spans"] = [[s, e] for s, e in q.spans]
+            if a.rule:
+                extra["rule"] = a.rule
+            name = a.surface if a.speaker and a.evidence == "explicit-verb" and a.rule and "pron" not in a.rule else None
+            if a.speaker and not name:
+                name = names[a.speaker].name if a.speaker in names else None
+            lines.append(Line(work=work, source=src, unit=ch.title or str(ch.number), index=len(lines), kind="dialogue",
+                              text=words, speaker=a.speaker, name=name,
+                              confidence=round(a.confidence, 3) if a.speaker else None,
+                              evidence=a.evidence if a.speaker else None, extra=extra))
+        else:
+            pi, s, e = payload
+            ch = chapters[para_ch[pi]]
+            lines.append(Line(work=work, source=src, unit=ch.title or str(ch.number), index=len(lines), kind=kind,
+                              text=_clean(text[s:e], language),
+                              extra={"start": s, "end": e, "chapter": ch.number, "paragraph": pi}))
+        if progress and n % 500 == 0:
+            progress(n)
+    if llm is not None:
+        from .kor_llm import llm_attribute  # the LLM pass for what the rules left unresolved
+
+        lines = llm_attribute(lines, text, chars, llm, **(llm_kwargs or {}))
+    return lines
+
+
+def summarise(lines: list[Line]) -> dict:
+    """Counts for a one-line report."""
+    dia = [ln for ln in lines if ln.kind == "dialogue"]
+    att = [ln for ln in dia if ln.speaker]
+    by_ev: dict[str, int] = {}
+    for ln in att:
+        by_ev[ln.evidence or "?"] = by_ev.get(ln.evidence or "?", 0) + 1
+    return {"lines": len(lines), "quotes": len(dia), "attributed": len(att), "by_evidence": by_ev}

@@ -1,0 +1,197 @@
+"""Find the quotations of a novel, whatever its quoting convention.
+
+Conventions: “…” (English and Chinese), "…", ‘…’, '…' (apostrophes inside words such as
+`don't` are not quotes), `…' (as in the Gutenberg `alice29.txt`), 「…」 with 『…』 nested.
+The text's main convention is detected from counts; quotes of another convention inside a
+quotation stay part of its words. A quotation left open at the end of a paragraph is closed
+there, and continues into the next paragraph when that paragraph opens with a quote mark
+(the usual convention for a speech running over several paragraphs).
+
+Quotations of one paragraph separated only by a short speech tag
+(“I am,” said she, “quite sure.”) are joined into one utterance with several spans.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+STYLES = ("cjk", "curly", "double", "backtick", "curly_single", "single")
+
+
+@dataclass
+class Quote:
+    """One utterance: content spans (without quote marks) and outer spans (with them)."""
+
+    spans: list[tuple[int, int]]
+    outer: list[tuple[int, int]]
+    para: int                     # index of the paragraph where it starts
+    paras: list[int] = field(default_factory=list)  # paragraph of each span
+
+    @property
+    def start(self) -> int:
+        return self.spans[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.spans[-1][1]
+
+    def text(self, text: str, sep: str = " ") -> str:
+        return sep.join(text[s:e].strip() for s, e in self.spans if text[s:e].strip())
+
+
+_SINGLE_OPEN = re.compile(r"(?:^|(?<=[\s(\[—\-\"“]))'(?=[^\s'])")
+
+
+def detect_style(text: str) -> str | None:
+    """The main quoting convention of the text, or None when it has no quotation marks."""
+    counts = {
+        "cjk": text.count("「") + text.count("『"),
+        "curly": text.count("“"),
+        "double": text.count('"') // 2,
+        "backtick": text.count("`"),
+        "curly_single": text.count("‘"),
+        "single": len(_SINGLE_OPEN.findall(text)),
+    }
+    best = max(STYLES, key=lambda s: (counts[s], -STYLES.index(s)))
+    return best if counts[best] > 0 else None
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum()
+
+
+def _closes_single(p: str, i: int) -> bool:
+    """Is the ' or ’ at i a closing quote rather than an apostrophe inside a word?"""
+    nxt = p[i + 1] if i + 1 < len(p) else ""
+    prv = p[i - 1] if i > 0 else ""
+    if nxt and _is_word(nxt):
+        return False               # don't, Dinah'll, 'tis inside a quote
+    if not prv or prv.isspace():
+        return False
+    return True
+
+
+def _scan_paragraph(p: str, style: str) -> tuple[list[tuple[int, int]], bool, bool]:
+    """Quote content spans (relative to p); whether p opens with a quote; whether the last stays open."""
+    spans: list[tuple[int, int]] = []
+    opened_at: int | None = None
+    depth = 0
+    n = len(p)
+    i = 0
+    first_open = False
+    while i < n:
+        ch = p[i]
+        if style == "double":
+            if ch == '"':
+                if opened_at is None:
+                    opened_at = i + 1
+                    first_open = first_open or not spans and not p[:i].strip()
+                else:
+                    spans.append((opened_at, i))
+                    opened_at = None
+        elif style == "curly":
+            if ch == "“":
+                if opened_at is not None:  # missing closer: the new opener ends the previous quote
+                    spans.append((opened_at, i))
+                opened_at = i + 1
+                first_open = first_open or not spans and not p[:i].strip()
+            elif ch == "”" and opened_at is not None:
+                spans.append((opened_at, i))
+                opened_at = None
+        elif style == "cjk":
+            if ch in "「『":
+                if opened_at is None:
+                    opened_at = i + 1
+                    depth = 1
+                    first_open = first_open or not spans and not p[:i].strip()
+                else:
+                    depth += 1
+            elif ch in "」』" and opened_at is not None:
+                depth -= 1
+                if depth <= 0:
+                    spans.append((opened_at, i))
+                    opened_at = None
+                    depth = 0
+        else:
+            openers = {"backtick": "`", "curly_single": "‘", "single": "'"}[style]
+            closers = {"backtick": "'’", "curly_single": "’", "single": "'"}[style]
+            if opened_at is None and ch in openers:
+                prv = p[i - 1] if i else ""
+                nxt = p[i + 1] if i + 1 < n else ""
+                if style != "single" or ((not prv or not _is_word(prv)) and nxt and not nxt.isspace()):
+                    j = i + 1
+                    if style == "backtick" and nxt == "`":  # ``double opener
+                        j += 1
+                    opened_at = j
+                    first_open = first_open or not spans and not p[:i].strip()
+                    i = j
+                    continue
+            elif opened_at is not None and ch in closers and _closes_single(p, i) and i > opened_at:
+                spans.append((opened_at, i))
+                opened_at = None
+                if i + 1 < n and p[i + 1] in closers:  # ''double closer
+                    i += 1
+            elif opened_at is not None and style == "backtick" and ch == "`":
+                spans.append((opened_at, i))  # missing closer
+                opened_at = i + 1
+        i += 1
+    left_open = opened_at is not None
+    if left_open:
+        spans.append((opened_at, len(p.rstrip())))
+    spans = [(s, e) for s, e in spans if p[s:e].strip()]
+    return spans, first_open, left_open
+
+
+# a tag between two parts of one utterance: short, no sentence inside that starts a new speaker
+_MAX_JOIN_GAP = 160
+
+
+def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None = None) -> list[Quote]:
+    """All utterances in reading order (see the module docstring)."""
+    style = style or detect_style(text)
+    if style is None:
+        return []
+    quotes: list[Quote] = []
+    carry: Quote | None = None  # a quote left open at the end of the previous paragraph
+    for pi, (ps, pe) in enumerate(paragraphs):
+        p = text[ps:pe]
+        spans, first_open, left_open = _scan_paragraph(p, style)
+        if not spans:
+            carry = None
+            continue
+        abs_spans = [(ps + s, ps + e) for s, e in spans]
+        para_quotes: list[Quote] = []
+        for k, (s, e) in enumerate(abs_spans):
+            o_s = s - 1 if s > ps else s
+            o_e = e + 1 if e < pe and text[e] in "\"”」』'’" else e
+            if k == 0 and carry is not None and first_open:
+                carry.spans.append((s, e))
+                carry.outer.append((o_s, o_e))
+                carry.paras.append(pi)
+                para_quotes.append(carry)
+                continue
+            prev = para_quotes[-1] if para_quotes else None
+            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and _tag_like(text[prev.outer[-1][1]:o_s]):
+                prev.spans.append((s, e))
+                prev.outer.append((o_s, o_e))
+                prev.paras.append(pi)
+                continue
+            q = Quote([(s, e)], [(o_s, o_e)], pi, [pi])
+            quotes.append(q)
+            para_quotes.append(q)
+        carry = para_quotes[-1] if left_open else None
+    return quotes
+
+
+_SENT_BREAK = re.compile(r"[.!?。！？]\s+[A-Z\u4e00-\u9fff]")
+
+
+def _tag_like(between: str) -> bool:
+    """Text between two quotes of a paragraph that reads as a speech tag / short interruption."""
+    b = between.strip()
+    if not b:
+        return True
+    # a full sentence of narration between the quotes ends one utterance and starts another
+    b2 = re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
+    return not _SENT_BREAK.search(b2) and len(b) <= _MAX_JOIN_GAP

@@ -1,1 +1,64 @@
-"""script extractor."""
+"""Script extractor: play, screenplay and colon-form scripts -> line records.
+
+`extract_script(path, work, fmt="auto", encoding=None, resolver=None)` returns
+`(lines, chosen_format)`. Formats: `play` (play.py), `screenplay` (screenplay.py), `colon`
+(colon.py); `auto` scores them all on the file (detect.py). Speaker cues are resolved to
+character ids through the `AliasResolver` (configured id when an alias matches, else a slug of
+the cue); `name` keeps the cue as written. Project Gutenberg licence header and footer are cut
+off before parsing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..characters import AliasResolver
+from ..errors import InputError
+from ..records import Line
+from ..textio import read_text
+from .base import events_to_lines
+from .detect import FORMATS, PARSERS, detect
+
+__all__ = ["extract_script", "parse_text", "FORMATS"]
+
+_PG_START = re.compile(r"^\*\*\*\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
+_PG_END = re.compile(r"^\*\*\*\s*END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
+
+
+def strip_gutenberg(text: str) -> str:
+    m = _PG_START.search(text)
+    if m:
+        text = text[m.end() :]
+    m = _PG_END.search(text)
+    if m:
+        text = text[: m.start()]
+    return text
+
+
+def parse_text(text: str, fmt: str = "auto", resolver: AliasResolver | None = None, path=None):
+    """Parse script text; return (ParseResult, chosen format)."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown script format {fmt!r}; use one of {', '.join(FORMATS)}", path)
+    text = strip_gutenberg(text)
+    if fmt == "auto":
+        chosen, result, _ = detect(text, resolver, path)
+        return result, chosen
+    result = PARSERS[fmt](text, resolver)
+    if not result.dialogue:
+        raise InputError(f"no dialogue found when reading the file as a {fmt} script; try --format auto", path)
+    return result, fmt
+
+
+def extract_script(
+    path: str | Path,
+    work: str,
+    fmt: str = "auto",
+    encoding: str | None = None,
+    resolver: AliasResolver | None = None,
+) -> tuple[list[Line], str]:
+    """Read a script file and return its line records and the format used."""
+    path = Path(path)
+    text = read_text(path, encoding)
+    result, chosen = parse_text(text, fmt, resolver, path)
+    return events_to_lines(result.events, work, path.name, resolver), chosen

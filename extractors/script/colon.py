@@ -1,0 +1,153 @@
+"""Colon scripts: `Name: words`, `Name：words`, `Name:「words」` (ChatHaruhi's own text form).
+
+- `旁白:…`, `scene:…`, `Narrator:…` (and 场景/画外 descriptions) are `narration` lines;
+- stand-alone `[...]`, `(...)`, `（…）`, `【…】` lines are `action` lines;
+- a line right below a speech that carries no cue continues it (wrapped text); any other
+  untagged line is `narration`;
+- scene markers on their own line (`Scene 2`, `## Act 1`, `第二幕`, `第3场`, `[Scene: …]`)
+  start a new unit; without any, the unit is "1";
+- false positives are guarded against: the name before the colon must look like a name (at
+  most 4 capitalised words or 8 CJK characters, no digits-only like `10:30`, no URL scheme
+  like `http:`, no sentence such as `He said:` or `他说：`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..characters import AliasResolver
+from .base import Emitter, ParseResult, clean, join_lines
+
+CUE_RE = re.compile(r"^\s*(?P<name>[^\s:：「」\"“”'‘’\[\]()（）【】#*][^:：「」\"“”\[\]()（）【】\t]{0,39}?)\s*[:：]\s*(?P<text>.*)$")
+NARRATION_NAMES = {"旁白", "scene", "narrator", "narration", "场景", "场景描述", "description", "setting", "画面", "叙述"}
+URL_SCHEMES = {"http", "https", "ftp", "mailto", "file", "www", "note", "notes", "ps", "p.s", "re", "fw", "fwd", "subject",
+               "date", "from", "to", "cc", "tel", "email", "isbn", "doi", "copyright", "translator", "author", "title",
+               "chapter", "source", "url", "edition", "language", "release date", "produced by", "posting date"}
+_LOWER_JOINERS = {"of", "the", "de", "la", "le", "du", "von", "van", "der", "da", "di", "al", "bin", "ibn", "and", "&"}
+_CJK_SPEECH_VERBS = "说道曰问答叫喊笑云言讲骂叹吼想看听"
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_PUNCT = re.compile(r"[，。！？、；…—《》]")
+SCENE_MARK_RE = re.compile(
+    r"^\s*(?:#+\s*)?(?P<mark>(?:scene|act|part|episode)\s+[\w.]+|第[一二三四五六七八九十百零〇\d]+[幕场場集章回节節]"
+    r"(?:\s*\S.*)?)\s*$",
+    re.IGNORECASE,
+)
+BRACKET_PAIRS = {"[": "]", "(": ")", "（": "）", "【": "】", "〔": "〕"}
+_SENTENCE_END = tuple(".!?。！？」』\"”…~～")
+QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
+
+
+def valid_name(name: str) -> bool:
+    """Does the text before a colon look like a speaker's name?"""
+    name = name.strip()
+    if not name or len(name) > 40:
+        return False
+    low = name.lower()
+    if low in URL_SCHEMES or not any(ch.isalpha() for ch in name):
+        return False
+    if _CJK.search(name):
+        if len(name) > 8 or _CJK_PUNCT.search(name) or " " in name:
+            return False
+        if len(name) >= 2 and name[-1] in _CJK_SPEECH_VERBS:
+            return False
+        return True
+    if re.search(r"[.!?,;]\s", name) or name.endswith((",", ";", "!", "?")):
+        return False
+    words = name.split()
+    if len(words) > 4:
+        return False
+    for i, w in enumerate(words):
+        if w.lower() in _LOWER_JOINERS and 0 < i:
+            continue
+        if re.fullmatch(r"#?\d+", w) and i > 0:  # "GUARD 2", "Man #1"
+            continue
+        if not (w[0].isupper() or w[0] == "(" and len(w) > 1 and w[1].isupper()):
+            return False
+    return True
+
+
+def unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] in QUOTE_PAIRS and text.endswith(QUOTE_PAIRS[text[0]]):
+        inner = text[1:-1]
+        if text[0] not in inner and QUOTE_PAIRS[text[0]] not in inner:
+            return inner.strip()
+    return text
+
+
+def _bracketed(s: str) -> str | None:
+    if s and s[0] in BRACKET_PAIRS and s.endswith(BRACKET_PAIRS[s[0]]):
+        return s[1:-1]
+    return None
+
+
+def match_cue(line: str) -> tuple[str, str] | None:
+    m = CUE_RE.match(line)
+    if not m:
+        return None
+    name, text = m.group("name").strip(), m.group("text")
+    if text.startswith("//") or re.match(r"^\d", text) and re.search(r"\d$", name):
+        return None  # URLs, times (10:30), ratios, verse numbers (3:16)
+    if name.lower() not in NARRATION_NAMES and not valid_name(name):
+        return None
+    return name, text
+
+
+def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult:
+    """Parse a `Name: words` script into events (resolver unused: names are as written)."""
+    out = Emitter("colon", unit="1")
+    scene_count = 0
+    last_dialogue: tuple[str, list[str]] | None = None  # (cue, words) of the open speech
+    prev_blank = True
+
+    def flush() -> None:
+        nonlocal last_dialogue
+        if last_dialogue:
+            out.say(last_dialogue[0], unquote(join_lines(last_dialogue[1])))
+        last_dialogue = None
+
+    for raw in text.split("\n"):
+        s = raw.strip()
+        if not s:
+            flush()
+            prev_blank = True
+            continue
+        sm = SCENE_MARK_RE.match(s)
+        if sm and not match_cue(s):
+            flush()
+            scene_count += 1
+            out.unit = clean(sm.group("mark"))
+            prev_blank = False
+            continue
+        inner = _bracketed(s)
+        if inner is not None:
+            flush()
+            sm = re.match(r"^\s*(?:scene|场景)\s*[:：]\s*(.*)$", inner, re.IGNORECASE)
+            if sm:
+                scene_count += 1
+                out.unit = f"scene {scene_count}"
+                out.narrate(sm.group(1))
+            else:
+                out.act(inner)
+            prev_blank = False
+            continue
+        cue = match_cue(raw)
+        if cue:
+            flush()
+            name, words = cue
+            out.result.cue_lines += 1
+            if name.lower() in NARRATION_NAMES or name.rstrip("0123456789 ") in NARRATION_NAMES:
+                out.narrate(unquote(words))
+                out.result.covered_chars += len(name) + len(words)
+            else:
+                last_dialogue = (name, [words])
+            prev_blank = False
+            continue
+        if last_dialogue and not prev_blank and not last_dialogue[1][-1].rstrip().endswith(_SENTENCE_END):
+            last_dialogue[1].append(s)  # wrapped speech: the previous line stopped mid-sentence
+            continue
+        flush()
+        out.narrate(s)
+        prev_blank = False
+    flush()
+    return out.result

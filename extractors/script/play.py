@@ -1,0 +1,292 @@
+"""Stage plays: `NAME<TAB>words` or `NAME. words` cues, indented continuation lines, `[...]` directions.
+
+Layouts understood (all in one parser, line by line):
+
+- `ROSALIND<TAB>Words...` with TAB-indented continuation lines (the brotli `asyoulik.txt`);
+- `ROSALIND. Words...` at line start (up to 3 spaces of indent), continuation lines below it
+  (indented or not, until a blank line); `ROSALIND.` alone on its line with the speech below
+  (Project Gutenberg's current layout); mixed-case abbreviations such as `Ros. words` count
+  as cues when the alias resolver knows them or when they recur at least 3 times in the file;
+- headings `ACT I`, `SCENE II<TAB>place` / `SCENE II. place`, `PROLOGUE`, `EPILOGUE` set the
+  unit ("ACT I SCENE II"); a scene's place becomes a `narration` line once the scene has lines;
+- `[Enter ORLANDO and ADAM]` on its own (possibly over several lines), Gutenberg's `[_Exit._]`,
+  stand-alone `(parentheticals)` and paragraphs opening with Enter/Exit/Exeunt/Flourish... are
+  `action` lines; directions inside a speech (`[Aside]`) are cut out of the words and emitted as
+  `action` lines at their place (the speech is split around them);
+- after a direction, indented (or, in cue-alone layouts, plain) lines continue the last speaker
+  in a new dialogue line; `[Exeunt]` and headings clear the last speaker;
+- a DRAMATIS PERSONAE (or "Persons represented", "Characters", "Cast") list is skipped up to the
+  first ACT/SCENE heading, or the first stage direction when the play has no headings; the
+  title (the file's first line) repeated before each act is ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..characters import AliasResolver
+from .base import Emitter, ParseResult, clean, join_lines
+
+_NUM = r"(?:[IVXLC]+|[ivxlc]+|\d+|ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|FIRST|SECOND|THIRD|FOURTH|FIFTH|One|Two|Three|Four|Five|First|Second|Third|Fourth|Fifth)"
+ACT_RE = re.compile(rf"^\s*(?:ACT|Act)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:.]\s*)?(?P<rest>.*)$")
+SCENE_RE = re.compile(rf"^\s*(?:SCENE|Scene)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:]\s*)?(?P<place>.*)$")
+PART_RE = re.compile(r"^\s*(?P<n>PROLOGUE|EPILOGUE|INDUCTION|Prologue|Epilogue|Induction)\.?\s*$")
+CAST_RE = re.compile(
+    r"^\s*(?:dramatis\s+person(?:ae|æ|\u00e6)|persons\s+represented|(?:the\s+)?persons\s+of\s+the\s+play|"
+    r"(?:list\s+of\s+)?characters(?:\s+in\s+the\s+play)?|cast(?:\s+of\s+characters)?|the\s+persons|人物表?|登场人物)"
+    r"\s*[.:：]?\s*$",
+    re.IGNORECASE,
+)
+TAB_CUE_RE = re.compile(r"^(?P<name>[^\s\t][^\t]*?)[ ]*\t+(?P<text>.*)$")
+CAPS_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][A-Z'’\-&]*(?: (?:[A-Z][A-Z'’\-&]*|of|de|la|le|du|von|van))*)\.(?:\s+(?P<text>\S.*))?$")
+MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
+INLINE_DIR_RE = re.compile(r"\[[^\]]*\]")
+DIRECTION_RE = re.compile(
+    r"^\s*_?\s*(?:Enter|Re-enter|Reenter|Exit|Exeunt|Manet|Manent|Flourish|Sennet|Alarum|Alarums|Trumpets?|"
+    r"Music|Thunder|Hautboys|Horns?|Noise|Dies|Dance|Retreat|Excursions)\b"
+)
+# Words that begin sentences: never cues in their mixed-case `Word.` form.
+_NOT_CUES = {
+    "yes", "no", "well", "oh", "ay", "nay", "why", "what", "sir", "mr", "mrs", "dr", "st", "ms", "mme", "come",
+    "good", "peace", "ha", "ah", "alas", "farewell", "here", "there", "true", "thanks", "madam", "adieu",
+    "nothing", "enough", "look", "go", "now", "so", "then", "stay", "hark", "hold", "indeed", "away", "amen",
+    "exit", "exeunt", "enter", "scene", "act", "finis", "end", "the", "sure", "never", "ever", "fie", "hence",
+}
+
+# Screenplay headings and title-page words are not speakers either.
+_NOT_CAPS_CUES = {"INT", "EXT", "EST", "INTERIOR", "EXTERIOR", "FADE IN", "FADE OUT", "THE END", "FINIS", "CONTENTS", "NOTE", "NOTES"}
+
+
+def _valid_tab_name(name: str) -> bool:
+    name = name.strip()
+    if not name or len(name) > 40 or not name[0].isalpha():
+        return False
+    words = name.split()
+    if len(words) > 5:
+        return False
+    # letters, spaces, apostrophes, dots, hyphens, ampersands, parentheses (e.g. "JAQUES (DE BOYS)")
+    if re.search(r"[^\w\s'’.\-&()]", name) or re.search(r"\d", name):
+        return False
+    return not name.endswith((",", ";"))
+
+
+def _is_heading(s: str) -> bool:
+    return bool(ACT_RE.match(s) and len(ACT_RE.match(s).group("rest")) < 80) or bool(SCENE_RE.match(s)) or bool(PART_RE.match(s))
+
+
+class _Cues:
+    """Decide whether a line opens a speech; returns (cue, text after the cue) or None."""
+
+    def __init__(self, lines: list[str], resolver: AliasResolver | None):
+        self.resolver = resolver
+        counts: Counter[str] = Counter()
+        indents: Counter[str] = Counter()
+        for ln in lines:
+            m = MIXED_DOT_RE.match(ln)
+            if m and m.group("name").lower() not in _NOT_CUES:
+                counts[m.group("name")] += 1
+                indents[m.group("name")] = len(ln) - len(ln.lstrip(" "))
+        self.frequent_mixed = {n for n, c in counts.items() if c >= 3}
+        # abbreviated-cue layout ("  Orl. words"): once two names recur as cues at one indent,
+        # rarer names at that same indent are cues too ("  Adam. Yonder comes...")
+        common = Counter(indents[n] for n in self.frequent_mixed)
+        self.cue_indent = common.most_common(1)[0][0] if len(self.frequent_mixed) >= 2 else None
+
+    def match(self, line: str) -> tuple[str, str] | None:
+        if "\t" in line:
+            m = TAB_CUE_RE.match(line)
+            if m and _valid_tab_name(m.group("name")):
+                return clean(m.group("name")), m.group("text")
+        m = CAPS_DOT_RE.match(line)
+        if m and sum(ch.isalpha() for ch in m.group("name")) >= 2 and not _is_heading(line) and m.group("name") not in _NOT_CAPS_CUES:
+            return m.group("name"), m.group("text") or ""
+        m = MIXED_DOT_RE.match(line)
+        if m and m.group("name").lower() not in _NOT_CUES:
+            name = m.group("name")
+            indent = len(line) - len(line.lstrip(" "))
+            if (
+                name in self.frequent_mixed
+                or (self.cue_indent and indent == self.cue_indent)
+                or (self.resolver and self.resolver.resolve(name))
+            ):
+                return name, m.group("text") or ""
+        return None
+
+
+def _skip_range(lines: list[str], cues: _Cues) -> tuple[int, int]:
+    """The [start, end) range of a cast list to skip, or (0, 0)."""
+    for i, ln in enumerate(lines):
+        if CAST_RE.match(ln):
+            for j in range(i + 1, len(lines)):
+                if _is_heading(lines[j]):
+                    return (i, j)
+            for j in range(i + 1, len(lines)):
+                s = lines[j].strip()
+                if s.startswith("[") or (DIRECTION_RE.match(s) and not cues.match(lines[j])):
+                    return (i, j)
+            return (0, 0)
+    return (0, 0)
+
+
+class _PlayParser:
+    def __init__(self, text: str, resolver: AliasResolver | None):
+        self.lines = text.split("\n")
+        self.cues = _Cues(self.lines, resolver)
+        self.out = Emitter("play", unit="1")
+        self.act: str | None = None
+        self.scene: str | None = None
+        self.pending_place: str | None = None
+        self.speaker: str | None = None
+        self.speech: list[str] = []
+        self.in_speech = False  # the previous non-blank line belonged to a speech (no blank since)
+        self.seen_structure = False
+        first = next((ln for ln in self.lines if ln.strip()), "")
+        self.title = "" if (_is_heading(first) or self.cues.match(first)) else clean(first)
+        self.after_heading = False  # the previous line was a heading without a place
+
+    # -- emitting -------------------------------------------------------------------------
+    def _place(self) -> None:
+        if self.pending_place:
+            self.out.narrate(self.pending_place)
+            self.pending_place = None
+
+    def flush(self) -> None:
+        if self.speaker is None or not self.speech:
+            self.speech = []
+            return
+        joined = join_lines(self.speech)
+        self.speech = []
+        pos = 0
+        for m in INLINE_DIR_RE.finditer(joined):
+            self._say(joined[pos : m.start()])
+            self._act(m.group(0)[1:-1])
+            pos = m.end()
+        self._say(joined[pos:])
+
+    def _say(self, text: str) -> None:
+        if clean(text):
+            self._place()
+            self.out.say(self.speaker, text)
+
+    def _act(self, text: str) -> None:
+        if clean(text.replace("_", " ")):
+            self._place()
+            self.out.act(text)
+
+    def set_unit(self) -> None:
+        parts = [p for p in (self.act, self.scene) if p]
+        self.out.unit = " ".join(parts) if parts else "1"
+
+    # -- the walk -------------------------------------------------------------------------
+    def run(self) -> ParseResult:
+        skip_from, skip_to = _skip_range(self.lines, self.cues)
+        i, n = 0, len(self.lines)
+        while i < n:
+            if skip_from <= i < skip_to:
+                i = skip_to
+                continue
+            raw = self.lines[i]
+            s = raw.strip()
+            i += 1
+            if not s:
+                self.in_speech = self.after_heading = False
+                continue
+            if self.after_heading:
+                self.after_heading = False
+                if not self.cues.match(raw) and not _is_heading(raw) and not s.startswith("[") and not DIRECTION_RE.match(s):
+                    self.pending_place = s  # "ACT I. SCENE I." then the place on the next line
+                    continue
+            if s == self.title and self.title and self.title.upper() == self.title:
+                continue  # the title repeated before each act
+            # headings
+            m = ACT_RE.match(raw)
+            if m and len(m.group("rest")) < 80:
+                self.flush()
+                self.act, self.scene, self.speaker, self.pending_place = f"ACT {m.group('n').upper()}", None, None, None
+                rest = m.group("rest")
+                sm = SCENE_RE.match(rest) if rest else None
+                if sm:
+                    self.scene = f"SCENE {sm.group('n').upper()}"
+                    self.pending_place = clean(sm.group("place")) or None
+                self.set_unit()
+                self.seen_structure, self.in_speech = True, False
+                self.after_heading = self.pending_place is None
+                continue
+            m = SCENE_RE.match(raw)
+            if m:
+                self.flush()
+                self.scene, self.speaker = f"SCENE {m.group('n').upper()}", None
+                self.pending_place = clean(m.group("place")) or None
+                self.set_unit()
+                self.seen_structure, self.in_speech = True, False
+                self.after_heading = self.pending_place is None
+                continue
+            m = PART_RE.match(raw)
+            if m:
+                self.flush()
+                self.act, self.scene, self.speaker, self.pending_place = m.group("n").upper(), None, None, None
+                self.set_unit()
+                self.seen_structure, self.in_speech = True, False
+                self.after_heading = self.pending_place is None
+                continue
+            # stand-alone stage directions
+            if s.startswith("["):
+                self.flush()
+                buf = s
+                while "]" not in buf and i < n and self.lines[i].strip():
+                    buf += " " + self.lines[i].strip()
+                    i += 1
+                close = buf.find("]")
+                direction, rest = (buf[1:close], buf[close + 1 :]) if close >= 0 else (buf[1:], "")
+                self._act(direction)
+                if re.match(r"^\W*Exeunt\b", direction.replace("_", "")):
+                    self.speaker = None
+                self.seen_structure = True
+                if clean(rest) and self.speaker:
+                    self.speech.append(rest)
+                    self.in_speech = True
+                else:
+                    self.in_speech = False
+                continue
+            if s.startswith("(") and s.endswith(")") and not self.in_speech:
+                self.flush()
+                self._act(s[1:-1])
+                continue
+            cue = self.cues.match(raw)
+            if cue:
+                self.flush()
+                self.speaker = cue[0]
+                self.speech = [cue[1]] if cue[1].strip() else []
+                self.out.result.cue_lines += 1
+                self.out.result.covered_chars += len(cue[0])
+                self.in_speech = self.seen_structure = True
+                continue
+            indent = len(raw) - len(raw.lstrip(" "))
+            short_direction = DIRECTION_RE.match(s) and (indent >= 12 or (len(s.split()) <= 4 and s[-1:] in ".]_" ))
+            if short_direction or (not self.in_speech and (DIRECTION_RE.match(s) or (s.startswith("_") and s.endswith("_")))):
+                # a direction paragraph: Enter ..., Exit ..., possibly over several lines
+                self.flush()
+                buf = [s]
+                while i < n and self.lines[i].strip() and not self.cues.match(self.lines[i]) and not _is_heading(self.lines[i]):
+                    buf.append(self.lines[i].strip())
+                    i += 1
+                direction = " ".join(buf)
+                self._act(direction)
+                if re.match(r"^\W*Exeunt\b", direction.replace("_", "")):
+                    self.speaker = None
+                self.seen_structure, self.in_speech = True, False
+                continue
+            # words: a continuation of the current speech, or of the last speaker after a direction
+            if self.speaker is not None:
+                self.speech.append(s)
+                self.in_speech = True
+            elif self.seen_structure:
+                self._act(s)  # unattributed text inside the play: treat as a direction
+        self.flush()
+        return self.out.result
+
+
+def parse_play(text: str, resolver: AliasResolver | None = None) -> ParseResult:
+    """Parse a stage play; see the module docstring for the layouts understood."""
+    return _PlayParser(text, resolver).run()

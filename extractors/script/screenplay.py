@@ -1,0 +1,128 @@
+"""Screenplays (film/TV, plain text or Fountain-like): headings, action, CHARACTER cues, dialogue.
+
+- Scene headings (`INT.`, `EXT.`, `INT./EXT.`, `I/E`, `EST.`, optionally numbered) are `narration`
+  lines and start a new unit, numbered "1", "2"... (the heading itself is in `extra.heading`;
+  material before the first heading is unit "0");
+- a CHARACTER cue is a line in capitals on its own (any indent), followed directly by a
+  non-blank line; extensions `(V.O.)`, `(O.S.)`, `(CONT'D)`... and the dual-dialogue `^` are
+  stripped from the name and kept in `extra.extension`; Fountain's `@Name` forces a cue;
+- `(parentheticals)` under a cue are kept with the speech in `extra.parenthetical` (they do
+  not become lines of their own, so a speech stays one line);
+- the dialogue runs until the next blank line; wrapped lines are joined with spaces;
+- any other paragraph is an `action` line; transitions (`CUT TO:`, `FADE IN:`, `DISSOLVE TO:`,
+  `FADE OUT.`), `(MORE)`, `(CONTINUED)`, `CONTINUED:` and page numbers are dropped;
+- a title page (everything before `FADE IN:` or the first heading) is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..characters import AliasResolver
+from .base import Emitter, ParseResult, clean, join_lines
+
+HEADING_RE = re.compile(r"^(?:\d+[A-Z]?[.)]?\s+)?(?:INT\.?\s*/\s*EXT|EXT\.?\s*/\s*INT|I\s*/\s*E|INT|EXT|EST|INTERIOR|EXTERIOR)[.\s]")
+TRANSITION_RE = re.compile(
+    r"^(?:>\s*)?(?:(?:[A-Z][A-Z .'’\-]*\s)?TO:|FADE IN:?|FADE OUT\.?|FADE TO BLACK\.?|CUT TO BLACK\.?|THE END\.?|"
+    r"END CREDITS\.?|BACK TO (?:SCENE|PRESENT)\.?|CONTINUED:?|\(CONTINUED\)|\(MORE\)|\d+\.?|\(\d+\)|[A-Z ]*CUT:)$"
+)
+CUE_RE = re.compile(r"^(?P<name>[A-Z][A-Z0-9 .'’\-&#]*?)\s*(?P<ext>(?:\([^)]*\)\s*)*)\^?$")
+FORCED_CUE_RE = re.compile(r"^@(?P<name>[^\s(][^(]*?)\s*(?P<ext>(?:\([^)]*\)\s*)*)\^?$")
+_HEADING_NUM_TAIL = re.compile(r"\s+\d+[A-Z]?\.?$")
+
+
+def _cue(s: str) -> tuple[str, str] | None:
+    m = FORCED_CUE_RE.match(s)
+    if not m:
+        m = CUE_RE.match(s)
+        if not m:
+            return None
+        name = m.group("name").strip()
+        if (
+            sum(ch.isalpha() for ch in name) < 2
+            or len(name) > 35
+            or len(name.split()) > 5
+            or name.endswith((".", ",", "-", "!", "?", ":"))
+            or HEADING_RE.match(s)
+            or TRANSITION_RE.match(s)
+        ):
+            return None
+    ext = clean(m.group("ext").replace("(", " ").replace(")", " "))
+    return clean(m.group("name")), ext
+
+
+def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseResult:
+    """Parse a screenplay; see the module docstring."""
+    lines = text.split("\n")
+    start = 0
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if HEADING_RE.match(s) or re.match(r"^FADE IN:?$", s):
+            start = i
+            break
+    out = Emitter("screenplay", unit="0")
+    scenes = 0
+    i, n = start, len(lines)
+    while i < n:
+        s = lines[i].strip()
+        if not s or TRANSITION_RE.match(s):
+            i += 1
+            continue
+        if HEADING_RE.match(s):
+            scenes += 1
+            out.unit = str(scenes)
+            heading = _HEADING_NUM_TAIL.sub("", re.sub(r"^\d+[A-Z]?[.)]?\s+", "", s))
+            out.narrate(heading, heading=heading)
+            out.result.covered_chars += len(s)
+            i += 1
+            continue
+        cue = _cue(s)
+        nxt = lines[i + 1].strip() if i + 1 < n else ""
+        if cue and nxt and not TRANSITION_RE.match(nxt):
+            name, ext = cue
+            i += 1
+            words: list[str] = []
+            parens: list[str] = []
+            while i < n and lines[i].strip():
+                t = lines[i].strip()
+                i += 1
+                if TRANSITION_RE.match(t):
+                    continue
+                if t.startswith("("):
+                    buf = t
+                    while ")" not in buf and i < n and lines[i].strip():
+                        buf += " " + lines[i].strip()
+                        i += 1
+                    close = buf.find(")")
+                    parens.append(clean(buf[1:close] if close >= 0 else buf[1:]))
+                    rest = buf[close + 1 :].strip() if close >= 0 else ""
+                    if rest:
+                        words.append(rest)
+                    continue
+                words.append(t)
+            extra = {}
+            if ext:
+                extra["extension"] = ext
+            if parens:
+                extra["parenthetical"] = "; ".join(p for p in parens if p)
+            said = join_lines(words)
+            if said:
+                out.result.cue_lines += 1
+                out.say(name, said, **extra)
+            elif parens:
+                out.act(f"{name} ({extra['parenthetical']})")
+            continue
+        # an action paragraph
+        para: list[str] = []
+        while i < n and lines[i].strip():
+            t = lines[i].strip()
+            if para and (HEADING_RE.match(t) or (_cue(t) and i + 1 < n and lines[i + 1].strip())):
+                break
+            if not TRANSITION_RE.match(t):
+                para.append(t)
+            i += 1
+        action = join_lines(para)
+        out.act(action)
+        if scenes:
+            out.result.covered_chars += len(action) // 2
+    return out.result

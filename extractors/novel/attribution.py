@@ -221,18 +221,20 @@ class Attributor:
         return Attribution(want_gender=gender, pron_tag=True, surface=surface, rule="pre-pronoun-verb")
 
     def _zh_tag(self, s: int, e: int) -> Attribution | None:
+        """`玄德曰：“`, `张飞大叫：“`, `植谓玄德曰：“` (the first name of the clause before the verb)."""
         t = self.text
         seg = t[s:e]
         if not _ZH_TAG_END.search(seg):
             return None
         cut = s
-        for m in re.finditer(r"[。！？；]", t[s:e]):
+        for m in re.finditer(r"[。！？；，,：:”」』]", t[s:e].rstrip("：:，, \n\t")):
             cut = s + m.end()
+        while cut < e and t[cut].isspace():
+            cut += 1
         ms = self.index.mentions(t, cut, e)
-        if ms:
-            m = ms[0] if len(ms) == 1 else ms[0]
-            return Attribution(m.cid, 0.95, "explicit-verb", "zh-name-verb", m.surface)
-        pm = re.search(r"([他她])[^，。！？]{0,6}(?:" + ZH_VERBS + r")", t[cut:e])
+        if ms and ms[0].start == cut:  # the name opens the clause: it is the subject
+            return Attribution(ms[0].cid, 0.95, "explicit-verb", "zh-name-verb", ms[0].surface)
+        pm = re.match(r"\s*([他她])", t[cut:e])
         if pm:
             return Attribution(want_gender=_ZH_PRON[pm.group(1)], pron_tag=True, surface=pm.group(1), rule="zh-pronoun")
         return None
@@ -261,10 +263,12 @@ class Attributor:
             if a:
                 return a
             for s, e in mids + [post]:
-                seg = t[s:min(e, s + 30)]
-                ms = self.index.mentions(t, s, min(e, s + 12))
-                if ms and re.match(r"[\s，,]*" + re.escape(ms[0].surface) + r"[^。！？“”]{0,4}(?:" + ZH_VERBS + ")", t[s:e]):
-                    return Attribution(ms[0].cid, 0.9, "explicit-verb", "zh-post-name-verb", ms[0].surface)
+                # “……”玄德道。 — a tag after the quote that ends its sentence
+                m = re.match(r"[\s，,]*([^。！？“”「」，,：:]{1,8}?)(?:" + ZH_VERBS + r")[。！？]", t[s:e])
+                if m:
+                    ms = self.index.mentions(t, s + m.start(1), s + m.end(1))
+                    if ms:
+                        return Attribution(ms[0].cid, 0.9, "explicit-verb", "zh-post-name-verb", ms[0].surface)
             return None
         for s, e in mids + [post]:
             a = self._post_tag(s, min(e, s + 200))
@@ -306,6 +310,8 @@ class Attributor:
                 cid = self._narration_subject(i, res)
                 if cid:
                     res[i].speaker, res[i].confidence, res[i].evidence, res[i].rule = cid, 0.75, "alias", "narration-subject"
+        if self.lang == "zh":
+            return res  # Chinese paragraphs hold whole exchanges: tags only, no paragraph/turn guesses
         self._same_paragraph(res)
         for run in self.runs:
             self._alternate(run, res)

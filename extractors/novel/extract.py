@@ -158,7 +158,9 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     if llm is not None:
         from .kor_llm import llm_attribute  # the LLM pass for what the rules left unresolved
 
-        lines = llm_attribute(lines, text, chars, llm, **(llm_kwargs or {}))
+        kw = dict(llm_kwargs or {})
+        cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))
+        lines = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
     return lines
 
 

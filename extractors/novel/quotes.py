@@ -192,6 +192,8 @@ def _tag_like(between: str) -> bool:
     b = between.strip()
     if not b:
         return True
+    if re.search(r"[\u4e00-\u9fff]", b):
+        return False  # Chinese narration between two quotes: two utterances (X曰：“…”Y曰：“…”)
     # a full sentence of narration between the quotes ends one utterance and starts another
     b2 = re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
     return not _SENT_BREAK.search(b2) and len(b) <= _MAX_JOIN_GAP

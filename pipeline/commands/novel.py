@@ -1,1 +1,128 @@
-"""CLI commands for the novel path (filled in by its issue)."""
+"""CLI for novels: `rolecorpus extract novel` (quotes -> lines with speakers) and
+`rolecorpus eval attribution` (score the attribution against PDNC gold)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from extractors.errors import InputError
+
+from ..cli_app import eval_app, extract_app
+from ..paths import Project
+
+
+class LLMChoice(str, Enum):
+    none = "none"
+    openai = "openai"
+
+
+def _characters_for(project: Project, work: str, path: Path, language: str | None):
+    """Configured characters of this work: those whose series is the work id or whose sources name
+    the work or the input file; if none, every configured character (of the language, if given)."""
+    from extractors.characters import load_characters
+
+    chars = load_characters(project.configs)
+    mine = [c for c in chars.values()
+            if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
+    if mine:
+        return mine
+    return [c for c in chars.values() if language is None or c.language == language]
+
+
+def _llm_kwargs(project: Project, work: str) -> dict:
+    kw = {"cache_dir": project.cache / "llm", "metrics_path": project.metrics / f"llm_{work}.json", "progress": True}
+    ex = project.configs / "novel_examples" / f"{work}.yaml"
+    if ex.exists():
+        kw["examples_path"] = ex
+    return kw
+
+
+def _build_llm(choice: LLMChoice):
+    if choice is LLMChoice.none:
+        return None
+    from extractors.llm import chat_model_from_env, llm_configured
+
+    if not llm_configured():
+        raise InputError("--llm openai needs OPENAI_BASE_URL and/or OPENAI_API_KEY in the environment")
+    return chat_model_from_env()
+
+
+@extract_app.command("novel")
+def extract_novel_cmd(
+    path: Path = typer.Argument(..., help="The novel as a plain-text file (UTF-8, GB18030/GBK, Big5 or UTF-16)."),
+    work: str = typer.Option(..., "--work", help="Work id written into every line (and used to pick the characters)."),
+    output: Path = typer.Option(..., "-o", "--output", help="Where to write lines.jsonl."),
+    llm: LLMChoice = typer.Option(LLMChoice.none, "--llm", help="none: rules only; openai: send the quotes the rules "
+                                  "left unresolved to an OpenAI-compatible endpoint (OPENAI_BASE_URL/OPENAI_API_KEY)."),
+    language: Optional[str] = typer.Option(None, "--language", help="en or zh (default: detected from the text)."),
+    encoding: Optional[str] = typer.Option(None, "--encoding", help="Text encoding (default: detected), e.g. gb18030, big5."),
+) -> None:
+    """Find every quotation of a novel, attribute its speaker (rules first, the LLM only for the rest)
+    and write dialogue/narration line records."""
+    from tqdm import tqdm
+
+    from extractors.novel.extract import extract_novel, read_novel, summarise
+    from extractors.records import write_lines
+
+    if language is not None and language not in ("en", "zh"):
+        raise InputError(f"--language must be en or zh, not {language!r}")
+    project = Project.current()
+    text = read_novel(path, encoding)
+    chars = _characters_for(project, work, path, language)
+    model = _build_llm(llm)
+    bar = tqdm(desc="lines", unit="line", file=sys.stderr, disable=not sys.stderr.isatty())
+    lines = extract_novel(path, work, chars, language=language, encoding=encoding, llm=model,
+                          llm_kwargs=_llm_kwargs(project, work) if model is not None else None,
+                          progress=lambda n: bar.update(n - bar.n), text=text)
+    bar.close()
+    write_lines(output, lines)
+    s = summarise(lines)
+    ev = ", ".join(f"{k} {v}" for k, v in sorted(s["by_evidence"].items()))
+    typer.echo(f"{output}: {s['lines']} lines, {s['quotes']} quotations, {s['attributed']} attributed"
+               f" ({ev or 'none'}); {len(chars)} character(s) configured")
+
+
+def format_table(name: str, res: dict) -> str:
+    rows = [("overall", res["overall"])] + list(res["by_type"].items())
+    out = [f"{name}", f"  {'':10s} {'quotes':>6s} {'accuracy':>8s} {'coverage':>8s} {'precision':>9s}"]
+    for k, r in rows:
+        out.append(f"  {k:10s} {r['quotes']:6d} {r['accuracy']:8.3f} {r['coverage']:8.3f} {r['precision']:9.3f}")
+    if res["confusions"]:
+        out.append("  most confused (gold -> predicted): " +
+                   "; ".join(f"{c['gold']} -> {c['predicted']} ({c['count']})" for c in res["confusions"][:8]))
+    return "\n".join(out)
+
+
+@eval_app.command("attribution")
+def eval_attribution(
+    gold: Path = typer.Option(..., "--gold", help="A PDNC novel directory: novel_text.txt, character_info.csv, quotation_info.csv."),
+    llm: LLMChoice = typer.Option(LLMChoice.none, "--llm", help="none: rules only; openai: rules + LLM for the rest."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the scores as JSON here."),
+) -> None:
+    """Run the novel extractor on a PDNC novel with its character list and score the speakers:
+    accuracy overall and by quote type, coverage, precision, most-confused pairs."""
+    from extractors.atomic import atomic_write_text
+    from extractors.novel import evaluate, pdnc
+    from extractors.novel.extract import extract_novel
+
+    if not gold.is_dir():
+        raise InputError("not a directory (expected a PDNC novel directory)", gold)
+    chars = pdnc.load_characters(gold)
+    quotes = pdnc.load_quotes(gold)
+    model = _build_llm(llm)
+    work = gold.name
+    project = Project.current()
+    lines = extract_novel(gold / "novel_text.txt", work, chars, language="en", llm=model,
+                          llm_kwargs=_llm_kwargs(project, work) if model is not None else None)
+    res = evaluate.score(quotes, lines)
+    res["novel"] = work
+    res["llm"] = llm.value
+    typer.echo(format_table(f"{work} ({'rules' if model is None else 'rules + llm'})", res))
+    if json_out:
+        atomic_write_text(json_out, json.dumps(res, indent=2, ensure_ascii=False) + "\n")

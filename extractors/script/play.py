@@ -88,10 +88,18 @@ class _Cues:
                 counts[m.group("name")] += 1
                 indents[m.group("name")] = len(ln) - len(ln.lstrip(" "))
         self.frequent_mixed = {n for n, c in counts.items() if c >= 3}
-        # abbreviated-cue layout ("  Orl. words"): once two names recur as cues at one indent,
-        # rarer names at that same indent are cues too ("  Adam. Yonder comes...")
-        common = Counter(indents[n] for n in self.frequent_mixed)
-        self.cue_indent = common.most_common(1)[0][0] if len(self.frequent_mixed) >= 2 else None
+        # abbreviated-cue layout ("  Orl. words"): once known cues (recurring, or listed as
+        # aliases) fill 3+ lines at one indent, rarer names at that indent are cues too
+        # ("  Adam. Yonder comes..."); at indent 0 two distinct known cues are needed
+        known = {n for n in counts if n in self.frequent_mixed or (resolver and resolver.resolve(n))}
+        common = Counter()
+        for n in known:
+            common[indents[n]] += counts[n]
+        self.cue_indent = None
+        if common:
+            indent, lines_at = common.most_common(1)[0]
+            if lines_at >= 3 and (indent > 0 or sum(1 for n in known if indents[n] == indent) >= 2):
+                self.cue_indent = indent
 
     def match(self, line: str) -> tuple[str, str] | None:
         if "\t" in line:
@@ -107,7 +115,7 @@ class _Cues:
             indent = len(line) - len(line.lstrip(" "))
             if (
                 name in self.frequent_mixed
-                or (self.cue_indent and indent == self.cue_indent)
+                or (self.cue_indent is not None and indent == self.cue_indent)
                 or (self.resolver and self.resolver.resolve(name))
             ):
                 return name, m.group("text") or ""

@@ -104,7 +104,7 @@ def parse_quote_text(text: str, page_character: str | None = None, unit: str = "
         if cue and not quoted(BULLET_RE.sub("", s)):
             flush_block(None)
             name, words = cue
-            words = unquote(words)
+            words = unquote(re.sub(r"^\[[^\]]*\]\s*", "", words))
             if clean(words):
                 if name.lower() in NARRATION_NAMES:
                     out.append(Quote("narration", clean(words), unit))

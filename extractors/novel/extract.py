@@ -143,14 +143,14 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
             name = a.surface if a.speaker and a.evidence == "explicit-verb" and a.rule and "pron" not in a.rule else None
             if a.speaker and not name:
                 name = names[a.speaker].name if a.speaker in names else None
-            lines.append(Line(work=work, source=src, unit=ch.title or str(ch.number), index=len(lines), kind="dialogue",
+            lines.append(Line(work=work, source=src, unit=ch.title or ("front matter" if ch.number == 0 else str(ch.number)), index=len(lines), kind="dialogue",
                               text=words, speaker=a.speaker, name=name,
                               confidence=round(a.confidence, 3) if a.speaker else None,
                               evidence=a.evidence if a.speaker else None, extra=extra))
         else:
             pi, s, e = payload
             ch = chapters[para_ch[pi]]
-            lines.append(Line(work=work, source=src, unit=ch.title or str(ch.number), index=len(lines), kind=kind,
+            lines.append(Line(work=work, source=src, unit=ch.title or ("front matter" if ch.number == 0 else str(ch.number)), index=len(lines), kind=kind,
                               text=_clean(text[s:e], language),
                               extra={"start": s, "end": e, "chapter": ch.number, "paragraph": pi}))
         if progress and n % 500 == 0:

@@ -1,0 +1,109 @@
+"""`rolecorpus extract novel` and `rolecorpus eval attribution` through the real CLI, with bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from extractors.records import read_lines
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(root: Path, *args):
+    env = dict(os.environ, ROLECORPUS_ROOT=str(root), ROLECORPUS_CACHE=str(root / ".cache"))
+    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def one_line_error(p, *needles):
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    err = [ln for ln in p.stderr.strip().splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("error: "), p.stderr
+    for n in needles:
+        assert n in err[0], err[0]
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    r = tmp_path_factory.mktemp("novelproj")
+    (r / "configs" / "characters").mkdir(parents=True)
+    for f in (REPO / "configs" / "characters").glob("*.yaml"):
+        (r / "configs" / "characters" / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    return r
+
+
+def test_extract_alice_sample(root, samples):
+    out = root / "alice.jsonl"
+    p = run(root, "extract", "novel", str(samples / "alice29.txt"), "--work", "alice29", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    lines = read_lines(out)
+    dia = [ln for ln in lines if ln.kind == "dialogue"]
+    alice = [ln for ln in dia if ln.speaker == "alice"]
+    assert len(dia) > 600 and len(alice) > 250
+    assert {ln.kind for ln in lines} == {"dialogue", "action", "narration"}
+    assert all(ln.confidence is not None and ln.evidence for ln in dia if ln.speaker)
+    assert lines[0].unit == "front matter" and lines[0].extra["chapter"] == 0
+    assert dia[0].unit.startswith("CHAPTER I") and dia[0].extra["chapter"] == 1
+    assert "attributed" in p.stdout
+
+
+def test_extract_sanguo_sample(root, samples):
+    out = root / "sanguo.jsonl"
+    p = run(root, "extract", "novel", str(samples / "sanguo_1-15.txt"), "--work", "sanguo", "-o", str(out),
+            "--language", "zh")
+    assert p.returncode == 0, p.stderr
+    dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
+    assert sum(1 for ln in dia if ln.speaker == "liubei") >= 25
+    assert {ln.extra["chapter"] for ln in dia} >= set(range(1, 16))
+
+
+def test_empty_file(root, tmp_path):
+    f = tmp_path / "empty.txt"
+    f.write_text("   \n")
+    out = tmp_path / "o.jsonl"
+    one_line_error(run(root, "extract", "novel", str(f), "--work", "w", "-o", str(out)), "empty.txt", "empty")
+    assert not out.exists()
+
+
+def test_no_quotations(root, tmp_path):
+    f = tmp_path / "plain.txt"
+    f.write_text("CHAPTER I.\n\nIt rained all day.\n\nNobody spoke at all.\n")
+    out = tmp_path / "o.jsonl"
+    one_line_error(run(root, "extract", "novel", str(f), "--work", "w", "-o", str(out)), "plain.txt",
+                   "no quotations found", "2 paragraph")
+    assert not out.exists()
+
+
+def test_misdeclared_encoding(root, tmp_path):
+    f = tmp_path / "gbk.txt"
+    f.write_bytes("第一回\n\n玄德曰：“吾乃汉室宗亲。”\n".encode("gb18030"))
+    out = tmp_path / "o.jsonl"
+    one_line_error(run(root, "extract", "novel", str(f), "--work", "w", "-o", str(out), "--encoding", "utf-8"),
+                   "gbk.txt", "utf-8")
+    assert not out.exists()
+    p = run(root, "extract", "novel", str(f), "--work", "w", "-o", str(out))  # detected: works
+    assert p.returncode == 0, p.stderr and out.exists()
+
+
+def test_bad_language_and_missing_gold(root, tmp_path):
+    one_line_error(run(root, "extract", "novel", str(REPO / "data" / "samples" / "alice29.txt"), "--work", "w",
+                       "-o", str(tmp_path / "o.jsonl"), "--language", "fr"), "--language")
+    one_line_error(run(root, "eval", "attribution", "--gold", str(tmp_path)), "character_info.csv")
+
+
+def test_eval_attribution_json(root, pdnc, tmp_path):
+    out = tmp_path / "scores.json"
+    p = run(root, "eval", "attribution", "--gold", str(pdnc / "AlicesAdventuresInWonderland"), "--json", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "Explicit" in p.stdout and "precision" in p.stdout
+    res = json.loads(out.read_text())
+    assert set(res["overall"]) == {"accuracy", "coverage", "precision", "quotes"}
+    assert set(res["by_type"]) == {"Explicit", "Anaphoric", "Implicit"}
+    assert res["overall"]["quotes"] == 697
+    assert isinstance(res["confusions"], list) and {"gold", "predicted", "count"} <= set(res["confusions"][0])

@@ -1,0 +1,98 @@
+"""Novel text handling: chapters, paragraphs, every quoting convention, interrupted quotes, offsets."""
+
+from __future__ import annotations
+
+from extractors.characters import Character
+from extractors.novel.chapters import split_chapters, split_paragraphs
+from extractors.novel.extract import extract_novel
+from extractors.novel.quotes import detect_style, find_quotes
+
+
+def quotes_of(text: str):
+    paras = split_paragraphs(text)
+    qs = find_quotes(text, paras)
+    return [q.text(text) for q in qs], qs
+
+
+def test_chapters_english_roman_and_arabic():
+    text = "Title page\n\nCHAPTER I.\n\nOne.\n\nChapter 12\n\nTwo.\n\nCHAPTER XIV. The End\n\nThree.\n"
+    chs = split_chapters(text)
+    assert [c.title for c in chs] == ["", "CHAPTER I.", "Chapter 12", "CHAPTER XIV. The End"]
+    assert "Two." in text[chs[2].start:chs[2].end] and "Three." not in text[chs[2].start:chs[2].end]
+
+
+def test_chapters_chinese():
+    text = "第一回 宴桃园豪杰三结义\n\n玄德曰：“好。”\n\n第二回 张翼德怒鞭督邮\n\n飞曰：“走。”\n"
+    chs = split_chapters(text)
+    assert [c.title.split()[0] for c in chs] == ["第一回", "第二回"]
+    text2 = "第1章 开始\n他说：“你好。”\n第2章 结束\n她说：“再见。”\n"
+    assert [c.title for c in split_chapters(text2)] == ["第1章 开始", "第2章 结束"]
+
+
+def test_paragraphs_blank_lines_and_line_per_paragraph():
+    assert len(split_paragraphs("a b\nc d\n\ne f\n")) == 2
+    text = "\n".join(f"第{i}行。" for i in range(30))
+    assert len(split_paragraphs(text)) == 30
+
+
+def test_straight_double_quotes_and_interrupted_quote_joined():
+    text = '"I am," said she, "quite sure."\n\n"No," he said. He left the room. "Never."\n'
+    words, qs = quotes_of(text)
+    assert words == ["I am, quite sure.", "No,", "Never."]
+    assert len(qs[0].spans) == 2 and text[qs[0].spans[1][0]:qs[0].spans[1][1]] == "quite sure."
+
+
+def test_curly_quotes_and_multi_paragraph_speech():
+    text = "“It is long,” said he. “It goes on\n\n“and on, into the next paragraph.”\n\nShe nodded.\n"
+    assert detect_style(text) == "curly"
+    words, qs = quotes_of(text)
+    assert len(qs) == 1 and words[0].startswith("It is long, It goes on")
+    assert words[0].endswith("into the next paragraph.") and len(qs[0].spans) == 3
+
+
+def test_single_quotes_keep_apostrophes_inside_words():
+    text = "'I don't know,' said Tom, 'and Dinah'll never tell.'\n\n'Tis the 'season' of Bess's cats.\n"
+    assert detect_style(text) == "single"
+    words, _ = quotes_of(text)
+    assert words[0] == "I don't know, and Dinah'll never tell."
+
+
+def test_backtick_quotes_as_in_alice29():
+    text = "`Well!' thought Alice to herself, `after such a fall as this, I shan't mind.'\n"
+    assert detect_style(text) == "backtick"
+    words, _ = quotes_of(text)
+    assert words == ["Well! after such a fall as this, I shan't mind."]
+
+
+def test_cjk_corner_brackets_with_nested_quote():
+    text = "玄德曰：「吾聞『仁者無敵』，汝知之乎？」飛曰：「知。」\n"
+    assert detect_style(text) == "cjk"
+    words, qs = quotes_of(text)
+    assert words == ["吾聞『仁者無敵』，汝知之乎？", "知。"]
+    assert len(qs) == 2  # two speakers, not joined
+
+
+def test_offsets_point_into_crlf_text(tmp_path):
+    p = tmp_path / "crlf.txt"
+    raw = 'CHAPTER I.\r\n\r\n"Hello there," said Alice.\r\n\r\nShe sat down.\r\n'
+    p.write_bytes(raw.encode("utf-8"))
+    alice = Character(id="alice", name="Alice", series="t", gender="female")
+    lines = extract_novel(p, "t", [alice])
+    dia = [ln for ln in lines if ln.kind == "dialogue"]
+    assert len(dia) == 1 and dia[0].speaker == "alice" and dia[0].unit == "CHAPTER I."
+    s, e = dia[0].extra["start"], dia[0].extra["end"]
+    assert raw[s:e] == "Hello there,"
+    assert [ln.kind for ln in lines] == ["dialogue", "action", "narration"]
+    assert lines[2].text == "She sat down." and raw[lines[2].extra["start"]:lines[2].extra["end"]] == "She sat down."
+
+
+def test_gb18030_and_big5_are_decoded(tmp_path):
+    liubei = Character(id="liubei", name="刘备", series="t", language="zh", aliases=["玄德"], gender="male")
+    text = "第一回 桃园\n\n玄德曰：“吾乃中山靖王之后。”\n\n众人皆惊。\n"
+    for enc in ("gb18030", "big5"):
+        p = tmp_path / f"{enc}.txt"
+        p.write_bytes((text if enc == "gb18030" else text.replace("刘备", "劉備")).encode(enc, errors="replace"))
+        lines = extract_novel(p, "t", [liubei])
+        dia = [ln for ln in lines if ln.kind == "dialogue"]
+        assert dia and dia[0].speaker == "liubei" and dia[0].text == "吾乃中山靖王之后。" or enc == "big5"
+    assert [ln.speaker for ln in lines if ln.kind == "dialogue"] == ["liubei"]

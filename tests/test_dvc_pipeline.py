@@ -36,7 +36,8 @@ def copy(tmp_path_factory):
             (dst / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / f, dst / f)
     cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text())
-    cfg["works"] = {"asyoulik": cfg["works"]["asyoulik"]}
+    cfg["works"] = {kind: {} for kind in cfg["works"]}
+    cfg["works"]["script"] = {"asyoulik": {"input": "data/samples/asyoulik.txt", "args": ["--format", "play"]}}
     cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "orlando": {"work": "asyoulik"}}
     (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     sh(dst, "git", "init", "-q")
@@ -47,7 +48,7 @@ def copy(tmp_path_factory):
 
 def test_repro_builds_then_is_a_no_op_then_reruns_only_downstream_of_a_param(copy):
     first = ran(sh(copy, "dvc", "repro"))
-    assert {"lines@asyoulik", "segment@rosalind", "embed@rosalind", "package@rosalind", "package@orlando"} <= first
+    assert {"lines_script@asyoulik", "segment@rosalind", "embed@rosalind", "package@rosalind", "package@orlando"} <= first
     assert len(list((copy / "data/characters/rosalind/stories").glob("*.txt"))) >= 40
     assert (copy / "data/characters/rosalind/rosalind.jsonl").exists()
 

@@ -60,7 +60,7 @@ NOUN_GENDER = {
                            "lordship", "master", "friend's father", "king", "duke", "servant", "fellow")},
 }
 
-_AFTER_VERB = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+")
+_AFTER_VERB = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+(?:(?:poor|little|old|young|dear)\s+)?")
 _PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
 _NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
@@ -149,7 +149,7 @@ class Attributor:
         if m:
             pos = m.end()
             nm = self.index.regex.match(t, pos, e) if self.index.regex else None
-            if nm and nm.group(1)[:1].isupper():
+            if nm and (nm.group(1)[:1].isupper() or re.match(r"the\s", nm.group(0))):
                 cid = self.index.lookup(nm.group(1))
                 if cid:
                     return Attribution(cid, 0.95, "explicit-verb", "verb-name", nm.group(0))
@@ -178,7 +178,28 @@ class Attributor:
                                rule="noun-verb")
         return None
 
-    _PREP = re.compile(r"(?:\b(?:to|at|with|of|for|on|by|from|upon|towards?|than|and|as|like|about|after|before|behind|beside|near|into|addressing|seeing)\s+(?:the\s+|poor\s+|dear\s+)?)$", re.I)
+    _PREP = re.compile(r"(?:\b(?:to|at|with|of|for|on|by|from|upon|towards?|than|like|about|after|before|behind|beside|near|into|addressing|seeing)\s+(?:the\s+|poor\s+|dear\s+)?)$", re.I)
+
+    _SUBORD = re.compile(r"\b(?:what|who|whom|whose|when|whenever|as|that|while|though|although|if|till|until|because|"
+                         r"since|which|where|whether|than|before|after)\s+(?:[a-z]+\s+)?$", re.I)
+
+    def _tag_subjects(self, a: int, b: int) -> list[tuple[int, str | None, str | None, str]]:
+        """Possible subjects of a speech verb in text[a:b]: names and he/she that are neither objects
+        of a preposition, possessives, nor inside a subordinate clause."""
+        t = self.text
+        cands = []
+        for nm in self.index.mentions(t, a, b):
+            before = t[max(a, nm.start - 16):nm.start]
+            if self._PREP.search(before) or self._SUBORD.search(before) or t[nm.end:nm.end + 2] in ("'s", "’s"):
+                continue
+            cands.append((nm.start, nm.cid, None, nm.surface))
+        for pm in re.finditer(r"\b(he|she)\b", t[a:b], re.I):
+            pos = a + pm.start()
+            before = t[max(a, pos - 16):pos]
+            if self._PREP.search(before) or self._SUBORD.search(before):
+                continue
+            cands.append((pos, None, PRON_GENDER[pm.group(1).lower()], pm.group(1)))
+        return cands
 
     def _pre_tag(self, s: int, e: int) -> Attribution | None:
         """A tag in the narration just before an opening quote mark: `Mr. Bennet replied, "…`,
@@ -198,22 +219,21 @@ class Attributor:
         tail = t[v_start + len(vm.group(0)):e]
         if re.search(r"[.!?;]\s", tail) or len(tail) > 70:
             return None
-        # the sentence holding the verb
-        cut = s
+        # the clause holding the verb (cut at ; too), else the whole sentence
+        cut = sent = s
         for m in _SENT_END.finditer(t, s, v_start):
             if m.end() <= v_start:
                 cut = m.end()
-        cands: list[tuple[int, str | None, str | None, str]] = []  # (pos, cid, gender, surface)
-        for nm in self.index.mentions(t, cut, v_start):
-            if self._PREP.search(t[max(cut, nm.start - 16):nm.start]) or t[nm.end:nm.end + 2] in ("'s", "’s"):
-                continue
-            cands.append((nm.start, nm.cid, None, nm.surface))
-        for pm in re.finditer(r"\b(he|she)\b", t[cut:v_start], re.I):
-            pos = cut + pm.start()
-            if self._PREP.search(t[max(cut, pos - 16):pos]):
-                continue
-            cands.append((pos, None, PRON_GENDER[pm.group(1).lower()], pm.group(1)))
+                if m.group(0)[0] in ".!?":
+                    sent = m.end()
+        cands = self._tag_subjects(cut, v_start)
+        if not cands and sent < cut:
+            cands = self._tag_subjects(sent, v_start)
         if not cands:
+            by = re.match(r"\s+by\s+", tail)
+            nm = self.index.regex.match(t, v_start + len(vm.group(0)) + by.end(), e) if by and self.index.regex else None
+            if nm and self.index.lookup(nm.group(1)):  # `thus accosted by Miss Bingley,`
+                return Attribution(self.index.lookup(nm.group(1)), 0.9, "explicit-verb", "pre-by-name", nm.group(0))
             return None
         pos, cid, gender, surface = max(cands)
         if cid:

@@ -188,12 +188,23 @@ _SENT_BREAK = re.compile(r"[.!?。！？]\s+[A-Z\u4e00-\u9fff]")
 
 
 def _tag_like(between: str) -> bool:
-    """Text between two quotes of a paragraph that reads as a speech tag / short interruption."""
+    """Text between two quotes of a paragraph that reads as the speech tag of the first part
+    (`, said she, ` / `, Alice replied, ` / `, looking at Darcy, `): the parts are one utterance.
+    A full sentence of narration, or a second speech verb (a new speaker's tag), separates them."""
+    from .attribution import VERBS_EN  # the speech verbs live with the attribution rules
+
     b = between.strip()
     if not b:
         return True
     if re.search(r"[\u4e00-\u9fff]", b):
         return False  # Chinese narration between two quotes: two utterances (X曰：“…”Y曰：“…”)
-    # a full sentence of narration between the quotes ends one utterance and starts another
     b2 = re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
-    return not _SENT_BREAK.search(b2) and len(b) <= _MAX_JOIN_GAP
+    if _SENT_BREAK.search(b2) or len(b) > _MAX_JOIN_GAP:
+        return False
+    verbs = re.findall(r"\b(?:" + VERBS_EN + r")\b", b2)
+    if len(verbs) >= 2:
+        return False
+    words = re.sub(r"^[\W_]+", "", b2)
+    if len(words) <= 30:
+        return True
+    return re.match(r"(?:[\w.'’-]+\s+){0,4}?(?:" + VERBS_EN + r")\b", words) is not None

@@ -3,7 +3,8 @@
 A row's `dialogue` is compared with each quotation's text after normalisation (case, width,
 punctuation and spaces folded) with rapidfuzz: full similarity, or partial similarity when the
 shorter side is long enough to be distinctive (a row may hold one half of a quotation broken by
-a speech tag, or both halves). Ties (a repeated "Yes.") go to the row whose place in the answer is
+a speech tag, or both halves; the rules may have cut or merged quotations differently from the
+model). Ties (a repeated "Yes.") go to the row whose place in the answer is
 closest to the quotation's place in the chunk.
 """
 
@@ -32,7 +33,7 @@ def similarity(a: str, b: str) -> float:
         return 0.0
     score = fuzz.ratio(a, b)
     short, long_ = sorted((len(a), len(b)))
-    if short >= 12 and short >= 0.25 * long_ or (short >= 4 and short >= 0.5 * long_):
+    if short >= 30 or (short >= 12 and short >= 0.25 * long_) or (short >= 4 and short >= 0.5 * long_):
         score = max(score, fuzz.partial_ratio(a, b) * (0.97 if short < long_ else 1.0))
     return float(score)
 

@@ -201,11 +201,13 @@ class Attributor:
             cands.append((pos, None, PRON_GENDER[pm.group(1).lower()], pm.group(1)))
         return cands
 
-    def _pre_tag(self, s: int, e: int) -> Attribution | None:
+    def _pre_tag(self, s: int, e: int, full_stop: bool = False) -> Attribution | None:
         """A tag in the narration just before an opening quote mark: `Mr. Bennet replied, "…`,
         `Lady Catherine approached, and, after listening for a few minutes, said to Darcy,`."""
         t = self.text
         seg = t[s:e].rstrip()
+        if full_stop and seg.endswith("."):
+            seg = seg[:-1]
         if not seg.strip() or not re.search(r"(?:[,:\-—]|" + _V + r")\s*$", seg):
             return None
         e = s + len(seg)
@@ -304,6 +306,8 @@ class Attributor:
                 last = max(last, self.quotes[j].outer[-1][1])
             if last < ppe and re.search(r"[,:\-—]\s*$", t[last:ppe]):
                 a = self._pre_tag(last, ppe)
+            elif last < ppe and re.search(r"\b" + _V + r"(?:\s+[\w' ]{0,30})?\.\s*$", t[last:ppe]):
+                a = self._pre_tag(last, ppe, full_stop=True)  # `…, began scolding one of her daughters.`
                 if a:
                     a.rule = "prev-" + (a.rule or "")
         return a

@@ -86,7 +86,7 @@ def analyse(text: str, characters: list[Character], language: str) -> tuple[list
 def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
                   language: str | None = None, encoding: str | None = None, llm=None,
                   llm_kwargs: dict | None = None, progress: Callable[[int], None] | None = None,
-                  text: str | None = None) -> list[Line]:
+                  text: str | None = None, min_confidence: float = 0.0) -> list[Line]:
     """Line records of a novel: `dialogue` for each quotation (speaker by the rules, then by the
     LLM when `llm` is given), `narration`/`action` for the text between.
 
@@ -133,6 +133,8 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
         if kind == "q":
             q = quotes[payload]
             a = attrs[payload]
+            if a.speaker and (a.confidence or 0) < min_confidence:  # too unsure: leave it to the LLM / unresolved
+                a = Attribution(rule=a.rule)
             ch = chapters[para_ch[q.para]]
             words = _clean(" ".join(text[s:e] for s, e in q.spans), language)
             extra = {"start": q.start, "end": q.end, "chapter": ch.number, "paragraph": q.para}

@@ -62,6 +62,8 @@ def extract_novel_cmd(
                                   "left unresolved to an OpenAI-compatible endpoint (OPENAI_BASE_URL/OPENAI_API_KEY)."),
     language: Optional[str] = typer.Option(None, "--language", help="en or zh (default: detected from the text)."),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Text encoding (default: detected), e.g. gb18030, big5."),
+    min_confidence: float = typer.Option(0.0, "--min-confidence", min=0.0, max=1.0, help="Leave rule guesses below this "
+                                         "confidence unresolved (turn-taking 0.6-0.7, pronouns 0.6-0.85, tags 0.9-0.95)."),
 ) -> None:
     """Find every quotation of a novel, attribute its speaker (rules first, the LLM only for the rest)
     and write dialogue/narration line records."""
@@ -79,7 +81,7 @@ def extract_novel_cmd(
     bar = tqdm(desc="lines", unit="line", file=sys.stderr, disable=not sys.stderr.isatty())
     lines = extract_novel(path, work, chars, language=language, encoding=encoding, llm=model,
                           llm_kwargs=_llm_kwargs(project, work) if model is not None else None,
-                          progress=lambda n: bar.update(n - bar.n), text=text)
+                          progress=lambda n: bar.update(n - bar.n), text=text, min_confidence=min_confidence)
     bar.close()
     write_lines(output, lines)
     s = summarise(lines)
@@ -104,6 +106,8 @@ def eval_attribution(
     gold: Path = typer.Option(..., "--gold", help="A PDNC novel directory: novel_text.txt, character_info.csv, quotation_info.csv."),
     llm: LLMChoice = typer.Option(LLMChoice.none, "--llm", help="none: rules only; openai: rules + LLM for the rest."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the scores as JSON here."),
+    min_confidence: float = typer.Option(0.0, "--min-confidence", min=0.0, max=1.0,
+                                         help="Leave rule guesses below this confidence unresolved (precision vs coverage)."),
 ) -> None:
     """Run the novel extractor on a PDNC novel with its character list and score the speakers:
     accuracy overall and by quote type, coverage, precision, most-confused pairs."""
@@ -119,7 +123,8 @@ def eval_attribution(
     work = gold.name
     project = Project.current()
     lines = extract_novel(gold / "novel_text.txt", work, chars, language="en", llm=model,
-                          llm_kwargs=_llm_kwargs(project, work) if model is not None else None)
+                          llm_kwargs=_llm_kwargs(project, work) if model is not None else None,
+                          min_confidence=min_confidence)
     res = evaluate.score(quotes, lines)
     res["novel"] = work
     res["llm"] = llm.value

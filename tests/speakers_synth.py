@@ -108,3 +108,24 @@ def make_episode(out_dir: Path, lines_per_voice: int = 8, voices: dict | None = 
         for r in rows:
             w.writerow({**r, "media": wav.name})
     return wav, labels, rows
+
+
+_ENCODER = None
+
+
+def shared_encoder():
+    """One ECAPA encoder per test session (loading takes ~1.5 s), one torch thread."""
+    global _ENCODER
+    if _ENCODER is None:
+        from extractors.tv.ecapa import load_encoder
+
+        _ENCODER = load_encoder(threads=1)
+    return _ENCODER
+
+
+def write_characters(root: Path, ids) -> None:
+    """Minimal character configs under root/configs/characters for a temporary project."""
+    from extractors.characters import Character, save_character
+
+    for cid in ids:
+        save_character(root / "configs", Character(id=cid, name=cid.capitalize(), series="Test"))

@@ -1,1 +1,215 @@
-"""CLI commands for the speakers path (filled in by its issue)."""
+"""`rolecorpus speakers train|review|apply|eval`: speaker identification by voice (ECAPA-TDNN).
+
+Thresholds and segment settings come from the `speakers:` section of configs/pipeline.yaml
+(defaults in extractors.tv.speaker_id.DEFAULTS).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from extractors.errors import InputError
+
+from ..cli_app import speakers_app
+from ..paths import Project
+from ..settings import load_settings
+
+
+def _settings() -> dict:
+    from extractors.tv.speaker_id import DEFAULTS
+
+    project = Project.current()
+    st = load_settings(project.pipeline_yaml).get("speakers", {}) or {}
+    if not isinstance(st, dict):
+        raise InputError("section speakers: must be a mapping", project.pipeline_yaml)
+    unknown = set(st) - set(DEFAULTS) - {"threads"}
+    if unknown:
+        raise InputError(f"unknown key(s) in speakers: {', '.join(sorted(unknown))}", project.pipeline_yaml)
+    return {**DEFAULTS, **st}
+
+
+def _resolver():
+    from extractors.characters import AliasResolver, load_characters
+
+    return AliasResolver(load_characters(Project.current().configs))
+
+
+def _encoder(threads: int):
+    from extractors.tv.ecapa import load_encoder
+
+    return load_encoder(cache_dir=Project.current().cache, threads=threads or None)
+
+
+def _load_labelled_audio(labels_path: Path, labels: list) -> dict:
+    """Decode every media file the labels use (errors name the labels row) and check time ranges."""
+    from extractors.tv.audio import SAMPLE_RATE, decode_audio
+    from extractors.tv.labels import check_ranges
+
+    audio: dict[Path, object] = {}
+    for lab in labels:
+        if lab.media in audio:
+            continue
+        try:
+            audio[lab.media] = decode_audio(lab.media)
+        except InputError as e:
+            raise InputError(f"media {lab.media}: {e}", labels_path, lab.row) from None
+    check_ranges(labels, lambda m: len(audio[m]) / SAMPLE_RATE, labels_path)
+    return audio
+
+
+def _progress(total: int, desc: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="line", file=sys.stderr, disable=None)
+
+
+@speakers_app.command("train")
+def train(
+    labels: Path = typer.Argument(..., help="Labels CSV: character,text,start,end,media (media relative to the CSV), "
+                                            "or ChatHaruhi's 人物,人物台词,开始时间,结束时间 with --media."),
+    out: Path = typer.Option(..., "-o", "--out", help="Model directory to write (model.npz + model.json)."),
+    media: Optional[Path] = typer.Option(None, "--media", help="Media file for rows without a media column/cell."),
+    threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
+) -> None:
+    """Embed each labelled line with ECAPA-TDNN and store per-character voice profiles."""
+    from extractors.tv.labels import read_labels
+    from extractors.tv.speaker_id import train_from_labels
+
+    st = _settings()
+    labs = read_labels(labels, _resolver(), media)
+    audio = _load_labelled_audio(labels, labs)
+    enc = _encoder(threads or int(st.get("threads", 0) or 0))
+    with _progress(len(labs), "embedding labelled lines") as bar:
+        model = train_from_labels(labs, lambda m: audio[m], enc, st, progress=bar.update)
+    model.save(out)
+    counts = ", ".join(f"{c} {n}" for c, n in model.counts.items())
+    skipped = model.calibration.get("skipped_too_short", 0)
+    th = model.thresholds
+    typer.echo(f"wrote {out}: {len(model.characters)} characters ({counts}); "
+               f"accept {th['accept']:.3f}, maybe {th['maybe']:.3f}"
+               + (f"; {skipped} line(s) shorter than {st['min_duration']} s skipped" if skipped else ""))
+
+
+@speakers_app.command("review")
+def review(
+    lines: Path = typer.Argument(..., help="lines.jsonl produced by `rolecorpus extract tv --speakers`."),
+    out: Path = typer.Option(..., "-o", "--out", help="Review sheet (CSV) to write."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the N least confident lines."),
+    include_manual: bool = typer.Option(False, "--include-manual", help="Also list lines already fixed by hand."),
+) -> None:
+    """List lines by rising confidence with times and best guesses; fix the `character` column."""
+    from extractors.records import read_lines
+    from extractors.tv.review import write_review
+
+    n = write_review(read_lines(lines), out, limit=limit, include_manual=include_manual)
+    typer.echo(f"wrote {out}: {n} lines, least confident first; fill in the character column "
+               "('-' = nobody we know), then run `rolecorpus speakers apply`")
+
+
+@speakers_app.command("apply")
+def apply(
+    review_csv: Path = typer.Argument(..., metavar="REVIEW.csv", help="Review sheet with the character column filled in."),
+    lines: Path = typer.Argument(..., help="lines.jsonl to correct in place (atomically)."),
+    labels: Optional[Path] = typer.Option(None, "--labels", help="Also append the reviewed lines to this labels CSV "
+                                                                 "(for retraining)."),
+    media: Optional[Path] = typer.Option(None, "--media", help="Media file of the lines, when their `source` is not a "
+                                                               "path to it."),
+) -> None:
+    """Write the person's corrections back (evidence manual, confidence 1.0)."""
+    from extractors.tv.labels import append_labels
+    from extractors.tv.review import apply_review
+
+    def media_of(source: str) -> Path | None:
+        for cand in (Path(source), lines.parent / source, Project.current().root / source):
+            if cand.is_file():
+                return cand.resolve()
+        return media.resolve() if media is not None else None
+
+    if media is not None and not media.is_file():
+        raise InputError("no such media file", media)
+    if labels is not None:  # validate the labels file before anything is written
+        from extractors.tv.labels import read_labels
+
+        if labels.exists():
+            read_labels(labels, _resolver())
+    changed, new_labels = apply_review(review_csv, lines, _resolver(), media_of if labels is not None else None)
+    msg = f"{lines}: {changed} line(s) corrected"
+    if labels is not None:
+        if new_labels:
+            append_labels(labels, new_labels)
+        msg += f"; {len(new_labels)} label(s) appended to {labels}"
+    typer.echo(msg)
+
+
+@speakers_app.command("eval")
+def evaluate(
+    model_dir: Path = typer.Argument(..., help="Model directory from `rolecorpus speakers train`."),
+    labelled: Path = typer.Argument(..., help="Labels CSV with the true speakers (not the training lines)."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Save the confusion matrix as a PNG."),
+    media: Optional[Path] = typer.Option(None, "--media", help="Media file for rows without a media column/cell."),
+    threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
+) -> None:
+    """Identify every labelled line and print accuracy, coverage and the confusion matrix."""
+    from extractors.tv.labels import read_labels
+    from extractors.tv.speaker_id import SpeakerModel, evaluate as run_eval
+
+    st = _settings()
+    model = SpeakerModel.load(model_dir)
+    labs = read_labels(labelled, _resolver(), media)
+    audio = _load_labelled_audio(labelled, labs)
+    enc = _encoder(threads or int(st.get("threads", 0) or 0))
+    if enc.model_id != model.encoder_id:
+        raise InputError(f"model was trained with encoder {model.encoder_id}, not {enc.model_id}; retrain it", model_dir)
+    with _progress(len(labs), "identifying") as bar:
+        res = run_eval(model, labs, lambda m: audio[m], enc, progress=bar.update)
+    typer.echo(f"lines      {res['n']}")
+    typer.echo(f"accuracy   {res['accuracy']:.3f}   (correct / all labelled lines)")
+    typer.echo(f"coverage   {res['coverage']:.3f}   (lines given a speaker)")
+    typer.echo(f"precision  {res['precision']:.3f}   (correct / lines given a speaker)")
+    typer.echo(f"verdicts   confident {res['confident']}, maybe {res['maybe']}, unknown {res['unknown']}, "
+               f"too-short {res['too_short']}")
+    typer.echo(format_matrix(res["rows"], res["cols"], res["matrix"]))
+    if png is not None:
+        save_matrix_png(res["rows"], res["cols"], res["matrix"], png, res["accuracy"])
+        typer.echo(f"wrote {png}")
+
+
+def format_matrix(rows: list[str], cols: list[str], matrix) -> str:
+    """Plain-text confusion matrix: rows = true character, columns = predicted."""
+    w = max(8, *(len(c) for c in rows + cols)) + 1
+    out = ["true \\ predicted".ljust(w) + "".join(c.rjust(w) for c in cols)]
+    for r, vals in zip(rows, matrix):
+        out.append(r.ljust(w) + "".join(str(int(v)).rjust(w) for v in vals))
+    return "\n".join(out)
+
+
+def save_matrix_png(rows: list[str], cols: list[str], matrix, path: Path, accuracy: float) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from extractors.atomic import atomic_write_bytes
+
+    fig, ax = plt.subplots(figsize=(1.2 + 0.8 * len(cols), 1.0 + 0.7 * len(rows)), dpi=100)
+    ax.imshow(matrix, cmap="Blues")
+    ax.set_xticks(range(len(cols)), cols, rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("true")
+    ax.set_title(f"speaker identification (accuracy {accuracy:.2f})")
+    vmax = matrix.max() if matrix.size else 0
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            ax.text(j, i, int(matrix[i, j]), ha="center", va="center",
+                    color="white" if vmax and matrix[i, j] > vmax / 2 else "black")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())

@@ -10,6 +10,7 @@ import csv
 import json
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -141,6 +142,7 @@ class FakeOpenAIServer:
         self.prompt_tokens = 0
         self.completion_tokens = 0
         self.fail_next = 0  # answer this many requests with HTTP 429 first
+        self.delay = 0.0  # seconds to wait before each answer
         self.refused = 0
         self.auth_headers: list[str] = []
         outer = self
@@ -172,6 +174,8 @@ class FakeOpenAIServer:
                     return
                 user = [m for m in body.get("messages", []) if m.get("role") == "user"]
                 content = user[-1]["content"] if user else ""
+                if outer.delay:
+                    time.sleep(outer.delay)
                 answer = kor_answer(chunk_of(content), outer.gold)
                 pt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
                 ct = len(answer.split())

@@ -93,3 +93,68 @@ def test_http_rate_limits_back_off_and_retry(book, tmp_path, monkeypatch):
         assert server.refused == 2 and m["retries_transient"] == 2 and m["calls"] == 3
         assert m["quotes_filled"] == m["quotes_unresolved"] > 0
         assert all(ln.speaker for ln in out if ln.kind == "dialogue")
+
+
+CHILD = r'''
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from novel_llm_helpers import build_lines, load_characters, load_gold
+from extractors.llm import chat_model_from_env
+from extractors.novel.kor_llm import llm_attribute
+book = Path(sys.argv[2])
+text = (book / "novel_text.txt").read_text(encoding="utf-8")[:9000]
+gold = load_gold(book, 9000)
+print("ready", flush=True)
+llm_attribute(build_lines(text, gold), text, load_characters(book), chat_model_from_env(model="fake-model", timeout=10),
+              Path(sys.argv[3]), chunk_tokens=300, concurrency=2)
+'''
+
+
+def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, monkeypatch):
+    """Ctrl-C in the middle of a run (a real SIGINT to a real process), then a rerun: every chunk was
+    sent exactly once in total."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    text, gold, chars = book
+    lines = build_lines(text, gold)
+    cache = tmp_path / "cache"
+    with FakeOpenAIServer(gold) as server:
+        server.delay = 0.25
+        env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET}
+        script = tmp_path / "child.py"
+        script.write_text(CHILD, encoding="utf-8")
+        tests_dir = Path(__file__).resolve().parent
+        proc = subprocess.Popen([sys.executable, str(script), str(tests_dir), str(pdnc / "PrideAndPrejudice"), str(cache)],
+                                env=env, cwd=tests_dir.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while len(server.requests) < 3 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.05)
+            assert len(server.requests) >= 3, proc.stderr.read() if proc.poll() is not None else "no requests"
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode != 0 and "KeyboardInterrupt" in err
+        first = len(server.requests)
+        cached = len(list(cache.rglob("*.json")))
+        assert cached == first  # every answer received before the interrupt was kept (atomically)
+
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+        llm = chat_model_from_env(model="fake-model", timeout=10)
+        metrics = tmp_path / "m.json"
+        out = llm_attribute(lines, text, chars, llm, cache, chunk_tokens=300, concurrency=2, metrics_path=metrics)
+        m = json.loads(metrics.read_text())
+        assert m["cache_hits"] == first and m["calls"] == m["chunks_sent"] - first > 0
+        sent = [r["messages"][-1]["content"] for r in server.requests]
+        assert len(sent) == len(set(sent)) == m["chunks_sent"]  # no chunk was ever sent twice
+        assert m["quotes_filled"] == m["quotes_unresolved"]
+        assert all(ln.speaker for ln in out if ln.kind == "dialogue")

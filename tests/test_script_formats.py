@@ -25,6 +25,8 @@ HARUHI = """\
 
 第二幕 教室
 scene:第二天早上的教室。
+第3场
+长门:「……」
 凉宫春日:「社团的名字我已经想好了。」
 阿虚:「说来听听。」
 """
@@ -104,13 +106,16 @@ def test_colon_chatharuhi_form():
         ("阿虚", "又是什么奇怪的主意？"),
         ("凉宫春日", "我们要成立一个新社团，去寻找外星人、未来人和超能力者！"),  # wrapped line joined, 「」 stripped
     ]
-    assert len(dia) == 8
+    assert len(dia) == 9
+    assert ev[-1].unit == "第二幕 第3场"
+    assert [(e.unit, e.text) for e in ev if e.cue == "长门"] == [("第一幕", "……嗯。"), ("第二幕 第3场", "……")]
     kinds = [(e.kind, e.text) for e in ev if e.kind != "dialogue"]
     assert ("narration", "放学后，文艺部活动室里只有长门有希在看书。") in kinds
     assert ("action", "春日用力拍了拍桌子") in kinds
     assert ("narration", "他说：这不可能。") in kinds  # a sentence, not a cue
     assert ("narration", "第二天早上的教室。") in kinds
-    assert ev[0].unit == "第一幕 文艺部活动室" and ev[-1].unit == "第二幕 教室"
+    assert (ev[0].unit, ev[0].kind, ev[0].text) == ("第一幕", "narration", "文艺部活动室")
+    assert ("narration", "教室") in kinds
 
 
 def test_colon_false_positive_guards():
@@ -143,7 +148,7 @@ def test_chinese_script_in_other_encodings_decodes(tmp_path, encoding):
     p.write_bytes(HARUHI.encode(encoding))
     lines, fmt = extract_script(p, "haruhi", resolver=RES)
     assert fmt == "colon"
-    assert lines[1].text == "你每天都在这里看书吗？" and lines[1].speaker == "kyon"
+    assert lines[2].text == "你每天都在这里看书吗？" and lines[2].speaker == "kyon"
 
 
 def test_screenplay():
@@ -196,3 +201,44 @@ def test_bad_files(tmp_path, content, message):
     p.write_bytes(content)
     with pytest.raises(InputError, match=message):
         extract_script(p, "w")
+
+
+FRIENDS_STYLE = """\
+The One Where Monica Gets A Roommate
+
+[Scene: Central Perk, Chandler, Joey, Phoebe, and Monica are there.]
+
+Monica: There's nothing to tell! He's just some guy I work with!
+
+Joey: C'mon, you're going out with the guy! There's gotta be something wrong with him!
+
+Phoebe: Wait, does he eat chalk?
+
+(They all stare, bemused.)
+
+[Time Lapse]
+
+Ross: (mortified) Hi.
+
+Joey: This guy says hello, I wanna kill myself. I paid (a lot) for this.
+
+Ross: I just feel like someone reached down my throat, grabbed my small intestine, pulled it out of my
+mouth and tied it around my neck...
+
+Written by: Marta Kauffman & David Crane
+"""
+
+
+def test_colon_transcript_with_brackets_and_parentheticals():
+    result, fmt = parse_text(FRIENDS_STYLE, "auto")
+    assert fmt == "colon"
+    got = [(e.kind, e.cue, e.text) for e in result.events]
+    assert got[1] == ("narration", None, "Central Perk, Chandler, Joey, Phoebe, and Monica are there.")
+    assert ("action", None, "They all stare, bemused.") in got and ("action", None, "Time Lapse") in got
+    i = got.index(("action", None, "mortified"))
+    assert got[i + 1] == ("dialogue", "Ross", "Hi.")
+    assert ("dialogue", "Joey", "This guy says hello, I wanna kill myself. I paid (a lot) for this.") in got
+    assert ("dialogue", "Ross", "I just feel like someone reached down my throat, grabbed my small intestine, "
+            "pulled it out of my mouth and tied it around my neck...") in got
+    assert got[-1] == ("narration", None, "Written by: Marta Kauffman & David Crane")
+    assert [e.cue for e in result.events if e.kind == "dialogue"] == ["Monica", "Joey", "Phoebe", "Ross", "Joey", "Ross"]

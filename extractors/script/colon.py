@@ -2,8 +2,11 @@
 
 - `旁白:…`, `scene:…`, `Narrator:…` (and 场景/画外 descriptions) are `narration` lines;
 - stand-alone `[...]`, `(...)`, `（…）`, `【…】` lines are `action` lines;
-- a line right below a speech that carries no cue continues it (wrapped text); any other
-  untagged line is `narration`;
+- a line right below a speech that carries no cue continues it when the speech stopped
+  mid-sentence (wrapped text); any other untagged line is `narration`;
+- directions inside a speech (`Ross: (mortified) Hi.`, `[to Joey]`, `（笑）`) are cut out as
+  `action` lines in place: brackets anywhere, parentheses at the start or end of the speech
+  or after a sentence end (a parenthesis inside a sentence stays in the words);
 - scene markers on their own line (`Scene 2`, `## Act 1`, `第二幕`, `第3场`, `[Scene: …]`)
   start a new unit; without any, the unit is "1";
 - false positives are guarded against: the name before the colon must look like a name (at
@@ -31,10 +34,12 @@ _CJK_SPEECH_VERBS = "说道曰问答叫喊笑云言讲骂叹吼想看听"
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_PUNCT = re.compile(r"[，。！？、；…—《》]")
 SCENE_MARK_RE = re.compile(
-    r"^\s*(?:#+\s*)?(?P<mark>(?:scene|act|part|episode)\s+[\w.]+|第[一二三四五六七八九十百零〇\d]+[幕场場集章回节節]"
-    r"(?:\s*\S.*)?)\s*$",
+    r"^\s*(?:#+\s*)?(?:(?P<kw>scene|act|part|episode)\s+(?P<num>[IVXLCivxlc]+|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+    r"[\s.,:\-–—]*(?P<rest>.*)|(?P<zh>第[一二三四五六七八九十百零〇\d]+[幕场場集章回节節])\s*(?P<zhrest>.*))$",
     re.IGNORECASE,
 )
+# directions inside a speech: "Ross: (mortified) Hi.", "春日:（笑）好啊", "[to Joey] Hey"
+INLINE_DIRECTION_RE = re.compile(r"\[[^\]]*\]|\([^)]*\)|（[^）]*）|【[^】]*】")
 BRACKET_PAIRS = {"[": "]", "(": ")", "（": "）", "【": "】", "〔": "〕"}
 _SENTENCE_END = tuple(".!?。！？」』\"”…~～")
 QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
@@ -103,13 +108,25 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
     """Parse a `Name: words` script into events (resolver unused: names are as written)."""
     out = Emitter("colon", unit="1")
     scene_count = 0
+    act: str | None = None
     last_dialogue: tuple[str, list[str]] | None = None  # (cue, words) of the open speech
     prev_blank = True
 
     def flush() -> None:
         nonlocal last_dialogue
         if last_dialogue:
-            out.say(last_dialogue[0], unquote(join_lines(last_dialogue[1])))
+            cue, words = last_dialogue[0], unquote(join_lines(last_dialogue[1]))
+            pos = 0
+            for m in INLINE_DIRECTION_RE.finditer(words):
+                before = words[pos : m.start()].strip()
+                paren = m.group(0)[0] != "["
+                at_edge = not before or before.endswith(_SENTENCE_END + ("—", "-")) or not words[m.end() :].strip()
+                if paren and not (at_edge or not words[:m.start()].strip()):
+                    continue  # "(for one)" inside a sentence stays in the words
+                out.say(cue, unquote(words[pos : m.start()]))
+                out.act(m.group(0)[1:-1])
+                pos = m.end()
+            out.say(cue, unquote(words[pos:]))
         last_dialogue = None
 
     for raw in text.split("\n"):
@@ -122,7 +139,17 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
         if sm and not match_cue(s):
             flush()
             scene_count += 1
-            out.unit = clean(sm.group("mark"))
+            if sm.group("zh"):
+                mark, rest = sm.group("zh"), sm.group("zhrest")
+            else:
+                mark, rest = f"{sm.group('kw').upper()} {sm.group('num').upper()}", sm.group("rest")
+            if mark.startswith("ACT") or mark.endswith("幕"):
+                act = out.unit = mark
+            elif (mark.startswith("SCENE") or mark.endswith(("场", "場"))) and act:
+                out.unit = f"{act} {mark}"  # "ACT I" then "SCENE 2" -> "ACT I SCENE 2"
+            else:
+                act, out.unit = None, mark
+            out.narrate(rest)
             prev_blank = False
             continue
         inner = _bracketed(s)

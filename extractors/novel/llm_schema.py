@@ -173,9 +173,28 @@ def resolve_examples(examples, examples_path, language: str) -> list[tuple[str, 
     return _check_examples(builtin_examples(language), "<built-in>")
 
 
+def import_kor():
+    """Import Kor, or say exactly what to install: Kor 1.x needs langchain<1 (`langchain.chains`)
+    and pandas<2, which cannot live with langchain-core 1.x and numpy 2; Kor 3.0 runs on
+    langchain-core alone (it declares langchain-core<0.4 but works on 1.x: install it --no-deps)."""
+    try:
+        import kor
+        from kor import Object, Text, create_extraction_chain  # noqa: F401
+    except Exception as e:  # ImportError, or pandas built against another numpy (ValueError)
+        raise InputError(
+            f"the LLM path needs Kor >= 3.0 with pandas >= 2.2 ({type(e).__name__}: {str(e)[:120]}); "
+            "install with: pip install 'pandas>=2.2,<3' && pip install --no-deps kor==3.0.0"
+        ) from None
+    major = int(str(getattr(kor, "__version__", "0")).split(".")[0] or 0)
+    if major < 3:
+        raise InputError(f"Kor {kor.__version__} is too old for langchain-core 1.x: pip install --no-deps kor==3.0.0")
+    return kor
+
+
 def build_schema(examples: list[tuple[str, list[dict]]]):
     """The Kor Object: many rows of role / action / dialogue."""
-    from kor import Object, Text
+    kor = import_kor()
+    Object, Text = kor.Object, kor.Text
 
     return Object(
         id=SCHEMA_ID,
@@ -201,7 +220,7 @@ def candidate_list(characters) -> str:
 
 def build_chain(llm, characters, examples: list[tuple[str, list[dict]]]):
     """Kor's extraction chain (prompt | llm | parser) with our instruction and a pydantic validator."""
-    from kor import create_extraction_chain
+    create_extraction_chain = import_kor().create_extraction_chain
     from kor.validators import PydanticValidator
     from langchain_core.prompts import PromptTemplate
     from pydantic import BaseModel

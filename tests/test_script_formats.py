@@ -242,3 +242,15 @@ def test_colon_transcript_with_brackets_and_parentheticals():
             "pulled it out of my mouth and tied it around my neck...") in got
     assert got[-1] == ("narration", None, "Written by: Marta Kauffman & David Crane")
     assert [e.cue for e in result.events if e.kind == "dialogue"] == ["Monica", "Joey", "Phoebe", "Ross", "Joey", "Ross"]
+
+
+def test_screenplay_mixed_case_cue_and_markdown_colon_names():
+    sp = ("INT. NAKATOMI PLAZA - NIGHT\n\nMcCLANE crawls through the vent.\n\n"
+          "                    McCLANE\n          Come out to the coast, we'll get\n          together, have a few laughs...\n\n"
+          "                    HANS (V.O.)\n          Mr. Mystery Guest?\n\n                    Tom\n          Not a cue.\n")
+    result, fmt = parse_text(sp)
+    assert fmt == "screenplay"
+    assert [(e.cue, e.text) for e in result.dialogue] == [
+        ("McCLANE", "Come out to the coast, we'll get together, have a few laughs..."), ("HANS", "Mr. Mystery Guest?")]
+    result, fmt = parse_text("**Kyon:** Hello.\n**Haruhi:** Hi!\n**Kyon:** Bye.\n")
+    assert fmt == "colon" and [e.cue for e in result.dialogue] == ["Kyon", "Haruhi", "Kyon"]

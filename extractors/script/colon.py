@@ -40,6 +40,7 @@ SCENE_MARK_RE = re.compile(
 )
 # directions inside a speech: "Ross: (mortified) Hi.", "春日:（笑）好啊", "[to Joey] Hey"
 INLINE_DIRECTION_RE = re.compile(r"\[[^\]]*\]|\([^)]*\)|（[^）]*）|【[^】]*】")
+_MARKDOWN_BOLD = re.compile(r"\*\*|__")
 BRACKET_PAIRS = {"[": "]", "(": ")", "（": "）", "【": "】", "〔": "〕"}
 _SENTENCE_END = tuple(".!?。！？」』\"”…~～")
 QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
@@ -130,6 +131,7 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
         last_dialogue = None
 
     for raw in text.split("\n"):
+        raw = _MARKDOWN_BOLD.sub("", raw)  # "**Name:** words"
         s = raw.strip()
         if not s:
             flush()

@@ -3,7 +3,7 @@
 - Scene headings (`INT.`, `EXT.`, `INT./EXT.`, `I/E`, `EST.`, optionally numbered) are `narration`
   lines and start a new unit, numbered "1", "2"... (the heading itself is in `extra.heading`;
   material before the first heading is unit "0");
-- a CHARACTER cue is a line in capitals on its own (any indent), followed directly by a
+- a CHARACTER cue is a line in capitals (`McCLANE` too) on its own (any indent), followed directly by a
   non-blank line; extensions `(V.O.)`, `(O.S.)`, `(CONT'D)`... and the dual-dialogue `^` are
   stripped from the name and kept in `extra.extension`; Fountain's `@Name` forces a cue;
 - `(parentheticals)` under a cue are kept with the speech in `extra.parenthetical` (they do
@@ -26,7 +26,7 @@ TRANSITION_RE = re.compile(
     r"^(?:>\s*)?(?:(?:[A-Z][A-Z .'’\-]*\s)?TO:|FADE IN:?|FADE OUT\.?|FADE TO BLACK\.?|CUT TO BLACK\.?|THE END\.?|"
     r"END CREDITS\.?|BACK TO (?:SCENE|PRESENT)\.?|CONTINUED:?|\(CONTINUED\)|\(MORE\)|\d+\.?|\(\d+\)|[A-Z ]*CUT:)$"
 )
-CUE_RE = re.compile(r"^(?P<name>[A-Z][A-Z0-9 .'’\-&#]*?)\s*(?P<ext>(?:\([^)]*\)\s*)*)\^?$")
+CUE_RE = re.compile(r"^(?P<name>[A-Z][A-Za-z0-9 .'’\-&#]*?)\s*(?P<ext>(?:\([^)]*\)\s*)*)\^?$")
 FORCED_CUE_RE = re.compile(r"^@(?P<name>[^\s(][^(]*?)\s*(?P<ext>(?:\([^)]*\)\s*)*)\^?$")
 _HEADING_NUM_TAIL = re.compile(r"\s+\d+[A-Z]?\.?$")
 
@@ -38,8 +38,10 @@ def _cue(s: str) -> tuple[str, str] | None:
         if not m:
             return None
         name = m.group("name").strip()
+        letters = [ch for ch in name if ch.isalpha()]
         if (
-            sum(ch.isalpha() for ch in name) < 2
+            len(letters) < 2
+            or sum(ch.isupper() for ch in letters) < 0.75 * len(letters)  # "McCLANE" yes, "Tom" no
             or len(name) > 35
             or len(name.split()) > 5
             or name.endswith((".", ",", "-", "!", "?", ":"))

@@ -7,8 +7,9 @@ confidence 1.0), atomically, and can return them as labels for retraining.
 
 Review sheet columns: key, source, index, start, end, duration, status, confidence, guess1,
 score1, guess2, score2, speaker, character, text. `key` is `source#index` (the line's identity);
-`speaker` is what the pipeline decided; `character` is the person's answer — blank means
-"leave as is", `-` means "nobody we know" (speaker set to null).
+`speaker` is what the pipeline decided; `character` (left blank) is the person's answer: blank
+means "not reviewed, leave as is", a name (or alias) sets or confirms the speaker, `-` means
+"nobody we know" (speaker set to null). Only answered rows become `manual`.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def write_review(lines: list[Line], out: str | Path, *, limit: int | None = None
             v.get("status", ln.evidence or ""),
             f"{ln.confidence:.3f}" if ln.confidence is not None else "",
             g[0][0], f"{g[0][1]:.3f}" if g[0][1] != "" else "", g[1][0], f"{g[1][1]:.3f}" if g[1][1] != "" else "",
-            ln.speaker or "", ln.speaker or "", ln.text,
+            ln.speaker or "", "", ln.text,
         ])
     atomic_write_text(out, buf.getvalue())
     return len(rows)

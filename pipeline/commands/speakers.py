@@ -181,10 +181,12 @@ def evaluate(
 
 def format_matrix(rows: list[str], cols: list[str], matrix) -> str:
     """Plain-text confusion matrix: rows = true character, columns = predicted."""
+    head = "true \\ predicted"
     w = max(8, *(len(c) for c in rows + cols)) + 1
-    out = ["true \\ predicted".ljust(w) + "".join(c.rjust(w) for c in cols)]
+    w0 = max(w, len(head) + 1)
+    out = [head.ljust(w0) + "".join(c.rjust(w) for c in cols)]
     for r, vals in zip(rows, matrix):
-        out.append(r.ljust(w) + "".join(str(int(v)).rjust(w) for v in vals))
+        out.append(r.ljust(w0) + "".join(str(int(v)).rjust(w) for v in vals))
     return "\n".join(out)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from ..characters import AliasResolver
-from .base import Emitter, ParseResult, clean, join_lines
+from .base import Emitter, ParseResult, join_lines
 
 CUE_RE = re.compile(
     r"^\s*(?P<name>[^\s:：「」\"“”'‘’\[\]()（）【】#*][^:：「」\"“”\[\]()（）【】\t]{0,39}?)\s*"

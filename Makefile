@@ -28,6 +28,8 @@ venv: $(BIN)/python
 	# torch must be exactly 2.13.0 (a CPU wheel); any other spec pulls CUDA builds
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[all,dev]'
+	# Kor 3.0.0 runs on langchain-core 1.x but declares langchain-core<0.4: install it without its pins
+	$(BIN)/pip install -q --no-deps kor==3.0.0
 
 sample: setup
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/dvc repro

@@ -29,4 +29,6 @@ def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:`
         raise InputError(f"works.{kind}.{work} needs 'input'", project.pipeline_yaml)
     argv = ["extract", str(kind), str(project.root / source), "--work", work, "-o", str(project.lines(work))]
     argv += [str(a) for a in (spec.get("args") or [])]
-    app(argv, standalone_mode=False)
+    rc = app(argv, standalone_mode=False)
+    if isinstance(rc, int) and rc != 0:  # a command that exited with typer.Exit(code)
+        raise typer.Exit(rc)

@@ -18,7 +18,8 @@ from ..runtime import Answer, CharacterBot
 from ..settings import load_settings
 
 
-def _bot(character: str, model: Optional[str], no_llm: bool) -> tuple[CharacterBot, Optional[str]]:
+def _bot(character: str, model: Optional[str], no_llm: bool, story_tokens: Optional[int] = None,
+         history_tokens: Optional[int] = None) -> tuple[CharacterBot, Optional[str]]:
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
     ch = get_character(project.configs, character)
@@ -33,7 +34,7 @@ def _bot(character: str, model: Optional[str], no_llm: bool) -> tuple[CharacterB
     else:
         note = "no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY and ROLECORPUS_LLM_MODEL): showing retrieved stories and the best original line"
     emb = CachedEmbedder(make_embedder(settings["embed"]), VectorCache(project.cache / "vectors.sqlite"))
-    bot = CharacterBot(pkg, emb, llm, int(chat["story_tokens"]), int(chat["history_tokens"]))
+    bot = CharacterBot(pkg, emb, llm, int(story_tokens or chat["story_tokens"]), int(history_tokens or chat["history_tokens"]))
     return bot, note
 
 
@@ -63,9 +64,11 @@ def ask(
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the exact messages sent to the LLM."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model name (default: $ROLECORPUS_LLM_MODEL or configs chat.model)."),
     no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only, even if an LLM is configured."),
+    story_tokens: Optional[int] = typer.Option(None, "--story-tokens", help="Token budget for retrieved stories (default: configs chat.story_tokens, 1500)."),
+    history_tokens: Optional[int] = typer.Option(None, "--history-tokens", help="Token budget for the history (default: configs chat.history_tokens, 1200)."),
 ) -> None:
     """Ask the character one question: retrieve its stories and answer (with an LLM if configured)."""
-    bot, note = _bot(character, model, no_llm)
+    bot, note = _bot(character, model, no_llm, story_tokens, history_tokens)
     _show(bot, bot.ask(role, text), show_prompt, note)
 
 
@@ -75,10 +78,12 @@ def chat(
     role: str = typer.Option("User", "--as", help="Who is speaking."),
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the exact messages sent each turn."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model name."),
-    no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only."),
+    no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only, even if an LLM is configured."),
+    story_tokens: Optional[int] = typer.Option(None, "--story-tokens", help="Token budget for retrieved stories (default: configs chat.story_tokens, 1500)."),
+    history_tokens: Optional[int] = typer.Option(None, "--history-tokens", help="Token budget for the history (default: configs chat.history_tokens, 1200)."),
 ) -> None:
     """Talk with the character; history is kept within the history token budget. Ctrl-D or /quit ends."""
-    bot, note = _bot(character, model, no_llm)
+    bot, note = _bot(character, model, no_llm, story_tokens, history_tokens)
     typer.echo(f"Chatting with {bot.name} as {role}. /quit to leave.", err=True)
     while True:
         try:

@@ -11,9 +11,18 @@ Rules, strongest first; each attributed quote carries a confidence and an eviden
    someone the quote addresses by name) -> 0.8, `explicit-verb`;
 3. a character named as the subject of the narration in the same paragraph
    (`Elizabeth smiled. "…"`) -> 0.75, `alias`;
-4. turn-taking: in a run of quote paragraphs, untagged quotes alternate between the two
-   people of the exchange (A B A B), and the person a quote addresses by name answers it
-   -> 0.6–0.7, `turn-taking`.
+4. turn-taking: in a run of quote paragraphs, each gap of untagged turns is filled A B A B
+   from the attributed turns before it and, independently, after it; both chains must be
+   consistent with known turns, vocatives, `said to X` addressees and pronoun genders.
+   Both ends agreeing -> up to 0.85 (`alternation-both`), one end -> 0.6–0.75, ends that
+   disagree -> split at 0.5–0.55; the person a turn addresses by name answers it -> 0.7;
+   a last weak A B A B pass -> 0.55 (`alternation-weak`), `turn-taking`.
+
+Pronoun tags are resolved in order: a subject in the same paragraph, the previous speaker
+for `she added`/`he went on`, the character the narration just before is about, the
+person the previous turn addressed, the speaker of two turns before, the only participant
+of that gender; the anchors and the turn-taking are iterated until nothing changes.
+Use `--min-confidence 0.6` (or higher) to trade coverage for precision.
 
 Vocatives (`"My dear Lizzy, …"`) are never taken for the speaker. A quote with no
 defensible speaker keeps speaker None.
@@ -65,6 +74,7 @@ _PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
 _NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
 _NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
+_CONTINUE = re.compile(r"\b(?:added|adding|continued|continuing|went\s+on|resumed|pursued|persisted|repeated)\b")
 _VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+)*" + _V)
 _SENT_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.!?;]\s|[.!?;]$|—\s*$")
 
@@ -83,6 +93,8 @@ class Attribution:
     want_gender: str | None = None     # tag found but with a pronoun/noun phrase of this gender
     pron_tag: bool = False
     vocatives: set = field(default_factory=set)
+    verb: str | None = None            # the speech verb of a pronoun/noun-phrase tag
+    addressees: set = field(default_factory=set)  # `said to Jane`: never the speaker
 
 
 class Attributor:
@@ -156,11 +168,11 @@ class Attributor:
             pm = _PRON_AFTER_VERB.match(t, pos, e)
             if pm:
                 return Attribution(want_gender=PRON_GENDER.get(pm.group(1).lower()), pron_tag=True, surface=pm.group(1),
-                                   rule="verb-pronoun")
+                                   rule="verb-pronoun", verb=m.group(0), addressees=self._addressees(pm.end(), e))
             npm = _NP_AFTER_VERB.match(t, pos, e)
             if npm and npm.group(1) in NOUN_GENDER:
                 return Attribution(want_gender=NOUN_GENDER[npm.group(1)], pron_tag=True, surface=npm.group(0),
-                                   rule="verb-noun")
+                                   rule="verb-noun", verb=m.group(0), addressees=self._addressees(npm.end(), e))
         lead = re.match(_LEAD, t[s:e]).end() + s
         nm = self.index.regex.match(t, lead, e) if self.index.regex else None
         if nm and nm.group(1)[:1].isupper():
@@ -171,14 +183,23 @@ class Attributor:
         pm = _PRON_BEFORE_VERB.match(t, s, e)
         if pm:
             return Attribution(want_gender=PRON_GENDER.get(pm.group(1).lower()), pron_tag=True, surface=pm.group(1),
-                               rule="pronoun-verb")
+                               rule="pronoun-verb", verb=pm.group(0), addressees=self._addressees(pm.end(), e))
         npm = _NP_BEFORE_VERB.match(t, s, e)
         if npm and npm.group(1) in NOUN_GENDER:
             return Attribution(want_gender=NOUN_GENDER[npm.group(1)], pron_tag=True, surface=npm.group(0),
-                               rule="noun-verb")
+                               rule="noun-verb", verb=npm.group(0), addressees=self._addressees(npm.end(), e))
         return None
 
-    _PREP = re.compile(r"(?:\b(?:to|at|with|of|for|on|by|from|upon|towards?|than|like|about|after|before|behind|beside|near|into|addressing|seeing)\s+(?:the\s+|poor\s+|dear\s+)?)$", re.I)
+    def _addressees(self, s: int, e: int) -> set:
+        """`… to Jane` / `… to Miss Bennet` right after a speech verb: the person spoken to."""
+        m = re.match(r"[\w\s]{0,30}?\bto\s+", self.text[s:min(e, s + 60)])
+        if not m or self.index.regex is None:
+            return set()
+        nm = self.index.regex.match(self.text, s + m.end(), e)
+        cid = self.index.lookup(nm.group(1)) if nm and nm.group(1)[:1].isupper() else None
+        return {cid} if cid else set()
+
+    _PREP = re.compile(r"(?:\b(?:to|at|with|of|for|on|in|by|from|upon|towards?|than|like|about|after|before|behind|beside|near|into|addressing|seeing)\s+(?:the\s+|poor\s+|dear\s+)?)$", re.I)
 
     _SUBORD = re.compile(r"\b(?:what|who|whom|whose|when|whenever|as|that|while|though|although|if|till|until|because|"
                          r"since|which|where|whether|than|before|after)\s+(?:[a-z]+\s+)?$", re.I)
@@ -229,6 +250,10 @@ class Attributor:
                 if m.group(0)[0] in ".!?":
                     sent = m.end()
         cands = self._tag_subjects(cut, v_start)
+        for nm in self.index.mentions(t, cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
+            if re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*", t[nm.end:v_start]) \
+                    and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]):
+                cands = [(nm.start, nm.cid, None, nm.surface)]
         if not cands and sent < cut:
             cands = self._tag_subjects(sent, v_start)
         if not cands:
@@ -240,7 +265,8 @@ class Attributor:
         pos, cid, gender, surface = max(cands)
         if cid:
             return Attribution(cid, 0.9, "explicit-verb", "pre-name-verb", surface)
-        return Attribution(want_gender=gender, pron_tag=True, surface=surface, rule="pre-pronoun-verb")
+        return Attribution(want_gender=gender, pron_tag=True, surface=surface, rule="pre-pronoun-verb",
+                           verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
 
     def _zh_tag(self, s: int, e: int) -> Attribution | None:
         """`玄德曰：“`, `张飞大叫：“`, `植谓玄德曰：“` (the first name of the clause before the verb)."""
@@ -317,28 +343,50 @@ class Attributor:
         n = len(self.quotes)
         res = [self.tag(i) or Attribution() for i in range(n)]
         for i, q in enumerate(self.quotes):
-            res[i].vocatives = self.vocatives(q)
+            res[i].vocatives = self.vocatives(q) | res[i].addressees
             if res[i].speaker in res[i].vocatives and res[i].rule not in ("verb-name", "name-verb"):
                 res[i] = Attribution(vocatives=res[i].vocatives)
         self.runs, self.run_of = self._runs()
-        # pronoun / noun-phrase tags, in reading order
-        for i in range(n):
-            a = res[i]
-            if a.pron_tag and a.speaker is None:
-                cid, conf = self._resolve_pronoun(i, a.want_gender, res)
-                if cid:
-                    a.speaker, a.confidence, a.evidence = cid, conf, "explicit-verb"
+        self.turn_of: dict[int, tuple[int, int]] = {}
+        for r, run in enumerate(self.runs):
+            for k, i in enumerate(run):
+                for j in self.by_para[self.quotes[i].para]:
+                    if self.quotes[j].para == self.quotes[i].para:
+                        self.turn_of.setdefault(j, (r, k))
+        if self.lang == "zh":
+            for i in range(n):
+                a = res[i]
+                if a.pron_tag and a.speaker is None:
+                    cid, conf, _ = self._resolve_pronoun(i, a.want_gender, res, final=True)
+                    if cid:
+                        a.speaker, a.confidence, a.evidence = cid, conf, "explicit-verb"
+            return res  # Chinese paragraphs hold whole exchanges: tags only, no paragraph/turn guesses
+        self._same_paragraph(res)
+        # pronoun / noun-phrase tags and turn-taking, strongest evidence first, until nothing changes
+        for final in (False, False, True):
+            changed = True
+            while changed:
+                changed = False
+                for i in range(n):
+                    a = res[i]
+                    if a.pron_tag and a.speaker is None:
+                        cid, conf, why = self._resolve_pronoun(i, a.want_gender, res, final=final)
+                        if cid:
+                            a.speaker, a.confidence, a.evidence = cid, conf, "explicit-verb"
+                            a.rule = f"{a.rule}/{why}"
+                            changed = True
+                self._same_paragraph(res)
+                for run in self.runs:
+                    changed |= self._alternate(run, res)
+        # last resort, low confidence: plain A B A B from the two turns before (or after)
+        for run in self.runs:
+            self._weak_alternate(run, res)
         # narration subject in the same paragraph
         for i in range(n):
             if res[i].speaker is None and not res[i].pron_tag:
                 cid = self._narration_subject(i, res)
                 if cid:
                     res[i].speaker, res[i].confidence, res[i].evidence, res[i].rule = cid, 0.75, "alias", "narration-subject"
-        if self.lang == "zh":
-            return res  # Chinese paragraphs hold whole exchanges: tags only, no paragraph/turn guesses
-        self._same_paragraph(res)
-        for run in self.runs:
-            self._alternate(run, res)
         self._same_paragraph(res, any_evidence=True)
         return res
 
@@ -420,9 +468,37 @@ class Attributor:
             out.append(m)
         return out
 
-    def _resolve_pronoun(self, i: int, gender: str | None, res: list[Attribution]) -> tuple[str | None, float]:
+    def _turn_speaker(self, r: int, k: int, res: list[Attribution]) -> str | None:
+        """Speaker of turn k of run r (the first attributed quote of that paragraph)."""
+        run = self.runs[r]
+        if not 0 <= k < len(run):
+            return None
+        p = self.quotes[run[k]].para
+        for j in self.by_para[p]:
+            if self.quotes[j].para == p and res[j].speaker:
+                return res[j].speaker
+        return None
+
+    def _turn_vocatives(self, r: int, k: int, res: list[Attribution]) -> set:
+        run = self.runs[r]
+        if not 0 <= k < len(run):
+            return set()
+        p = self.quotes[run[k]].para
+        out = set()
+        for j in self.by_para[p]:
+            if self.quotes[j].para == p:
+                out |= res[j].vocatives
+        return out
+
+    def _narration_before(self, i: int) -> bool:
+        """Is quote i the first of its paragraph with narration (not a quote) just before it?"""
+        q = self.quotes[i]
+        return q.para > 0 and not self.by_para.get(q.para - 1)
+
+    def _resolve_pronoun(self, i: int, gender: str | None, res: list[Attribution],
+                         final: bool = False) -> tuple[str | None, float, str | None]:
         if gender is None:
-            return None, 0.0
+            return None, 0.0, None
         q = self.quotes[i]
         voc = res[i].vocatives
         ps, pe = self.paras[q.para]
@@ -432,33 +508,57 @@ class Attributor:
         same = [m for m in same if not any(self.quotes[j].outer[0][0] <= m.start < self.quotes[j].outer[-1][1]
                                             for j in self.by_para.get(q.para, []))]
         if same:
-            return same[0].cid, 0.85
-        j = self._prev_quote_para(i)
-        prev_speaker = None
-        if j is not None and self.quotes[j].paras[-1] >= q.para - 2 and res[j].speaker:
-            prev_speaker = res[j].speaker
-        # 2. the people of this exchange
-        parts = [c for c in self._participants(i, res) if self.index.gender.get(c) == gender and c not in voc]
-        if len(parts) == 1:
-            return parts[0], 0.85
-        others = [c for c in parts if c != prev_speaker]
-        if len(parts) > 1 and len(others) == 1:
-            return others[0], 0.75
-        # 3. the subject of the narration paragraph just before
-        if q.para > 0 and not self.by_para.get(q.para - 1):
+            return same[0].cid, 0.85, "same-subj"
+        rk = self.turn_of.get(i)
+        # `she added`, `he went on`: the speaker of the turn before goes on
+        if rk and res[i].verb and _CONTINUE.search(res[i].verb):
+            prev = self._turn_speaker(rk[0], rk[1] - 1, res)
+            if prev and self.index.gender.get(prev) == gender and prev not in voc:
+                return prev, 0.8, "continue"
+        # any mention of that gender in the paragraph (possessives too)
+        same = [m for m in self.index.mentions(self.text, ps, q.outer[0][0])
+                if self.index.gender.get(m.cid) == gender and m.cid not in voc
+                and not self._PREP.search(self.text[max(ps, m.start - 16):m.start])
+                and not any(self.quotes[j].outer[0][0] <= m.start < self.quotes[j].outer[-1][1]
+                            for j in self.by_para.get(q.para, []))]
+        if same:
+            return same[-1].cid, 0.75, "same-any"
+        # 2. a new exchange after narration: the character of that gender the narration is about
+        if self._narration_before(i):
             s0, e0 = self.paras[q.para - 1]
             ms = [m for m in self._subject_mentions(s0, e0, gender) if m.cid not in voc]
             if ms:
-                return ms[0].cid, 0.75
-        # 4. whoever the previous quote addressed answers
-        if j is not None and self.quotes[j].paras[-1] >= q.para - 2:
-            for cid in res[j].vocatives:
-                if self.index.gender.get(cid) == gender and cid != prev_speaker and cid not in voc:
-                    return cid, 0.7
+                cnt: dict[str, int] = {}
+                for m in ms:
+                    cnt[m.cid] = cnt.get(m.cid, 0) + 1
+                best = max(cnt, key=lambda c: (cnt[c], -[m.cid for m in ms].index(c)))
+                return best, 0.8, "narr-before"
+        if rk is None:
+            return None, 0.0, None
+        r, k = rk
+        p1, p2 = self._turn_speaker(r, k - 1, res), self._turn_speaker(r, k - 2, res)
+        # 4. whoever the previous turn addressed answers
+        pv = [c for c in self._turn_vocatives(r, k - 1, res) if self.index.gender.get(c) == gender and c != p1 and c not in voc]
+        if len(pv) == 1:
+            return pv[0], 0.8, "prev-addressee"
+        # 3. in an exchange: the one who spoke two turns before, when the gender fits
+        if p2 and p2 != p1 and p2 not in voc and self.index.gender.get(p2) == gender and (p1 or final):
+            return p2, 0.8, "p2"
+        parts = [c for c in self._participants(i, res) if self.index.gender.get(c) == gender and c not in voc]
+        if p1 and p1 in parts:
+            others = [c for c in parts if c != p1]
+            if len(others) == 1:
+                return others[0], 0.75, "other-part"
+        elif p1 and len(parts) == 1:
+            return parts[0], 0.8, "only-part"
+        if not final:
+            return None, 0.0, None
+        if len(parts) == 1 and parts[0] != p1:
+            return parts[0], 0.65, "only-part-final"
         for cid in self._recent_candidates(i, res, gender):
-            if cid != prev_speaker and cid not in voc:
-                return cid, 0.6
-        return None, 0.0
+            if cid != p1 and cid not in voc:
+                return cid, 0.6, "recent"
+        return None, 0.0, None
 
     def _narration_subject(self, i: int, res: list[Attribution]) -> str | None:
         """A character who is the subject of a narration sentence of the quote's paragraph."""
@@ -498,34 +598,149 @@ class Attributor:
                 if res[j].speaker is None and not res[j].pron_tag and spk.speaker not in res[j].vocatives:
                     res[j].speaker, res[j].confidence, res[j].evidence, res[j].rule = spk.speaker, min(0.85, spk.confidence or 0.85), spk.evidence, "same-paragraph"
 
-    def _alternate(self, run: list[int], res: list[Attribution]) -> None:
-        """Untagged quotes of an exchange: A B A B, the addressee answers, two people take turns."""
-        def spk(k):
-            return res[run[k]].speaker if 0 <= k < len(run) else None
+    def _partner(self, r: int, k: int, res: list[Attribution], parts: list[str]) -> str | None:
+        """The other person of a two-person exchange around turn k: the one turn k addresses
+        by name, else the other of exactly two known participants."""
+        me = self._turn_speaker(r, k, res)
+        vs = [c for c in self._turn_vocatives(r, k, res) if c != me]
+        if len(vs) == 1:
+            return vs[0]
+        others = [c for c in parts if c != me]
+        if len(parts) == 2 and len(others) == 1:
+            return others[0]
+        return None
 
-        changed = True
-        while changed:
-            changed = False
-            parts = self._participants(run[0], res)
-            for k, i in enumerate(run):
-                if res[i].speaker is not None:
-                    continue
-                voc = res[i].vocatives
-                cand = None
-                conf = 0.0
-                # the person the previous quote addressed answers
-                if k >= 1 and res[run[k - 1]].vocatives:
-                    vs = [c for c in res[run[k - 1]].vocatives if c != spk(k - 1) and c not in voc]
-                    if len(vs) == 1:
-                        cand, conf, why = vs[0], 0.7, "addressee"
-                if cand is None and spk(k - 1) and spk(k - 2) and spk(k - 1) != spk(k - 2):
-                    cand, conf, why = spk(k - 2), 0.65, "alternation"
-                elif cand is None and spk(k + 1) and spk(k + 2) and spk(k + 1) != spk(k + 2):
-                    cand, conf, why = spk(k + 2), 0.6, "alternation-back"
-                elif cand is None and len(parts) == 2 and (spk(k - 1) in parts or spk(k + 1) in parts):
-                    other = spk(k - 1) if spk(k - 1) in parts else spk(k + 1)
-                    cand, conf, why = [c for c in parts if c != other][0], 0.6, "two-people"
-                if cand is None or cand in voc or cand == spk(k - 1) or cand == spk(k + 1):
-                    continue
-                res[i].speaker, res[i].confidence, res[i].evidence, res[i].rule = cand, conf, "turn-taking", why
+    def _alternate(self, run: list[int], res: list[Attribution]) -> bool:
+        """Untagged turns of an exchange: two people take turns (A B A B), anchored on the
+        attributed turns before and after the gap; when both ends exist the chain must reach
+        the other end consistently, otherwise the gap is left alone."""
+        r = self.run_of[run[0]]
+        m = len(run)
+        spk = [self._turn_speaker(r, k, res) for k in range(m)]
+        conf = [self._turn_conf(r, k, res) for k in range(m)]
+        parts = self._participants(run[0], res)
+        changed = False
+        k = 0
+        while k < m:
+            if spk[k] is not None:
+                k += 1
+                continue
+            g0 = k
+            while k < m and spk[k] is None:
+                k += 1
+            g1 = k - 1  # the gap is g0..g1
+            fwd = bwd = None
+            if g0 >= 1:
+                a1 = spk[g0 - 1]
+                a2 = spk[g0 - 2] if g0 >= 2 else None
+                if a2 is None or a2 == a1:
+                    a2 = self._partner(r, g0 - 1, res, parts)
+                if a2 and a2 != a1:
+                    fwd = {g0 + j: (a2 if j % 2 == 0 else a1) for j in range(g1 - g0 + 3) if g0 + j < m}
+                    fwd_conf = min(conf[g0 - 1], conf[g0 - 2] if g0 >= 2 and spk[g0 - 2] == a2 else 0.8)
+            if g1 + 1 < m:
+                b1 = spk[g1 + 1]
+                b2 = spk[g1 + 2] if g1 + 2 < m else None
+                if b2 is None or b2 == b1:
+                    b2 = self._partner(r, g1 + 1, res, parts)
+                if b2 and b2 != b1:
+                    bwd = {g1 - j: (b2 if j % 2 == 0 else b1) for j in range(g1 - g0 + 3) if g1 - j >= 0}
+                    bwd_conf = min(conf[g1 + 1], conf[g1 + 2] if g1 + 2 < m and spk[g1 + 2] == b2 else 0.8)
+
+            def ok(prop, pair):
+                """Consistent with the known turns (a newcomer outside the pair may end the chain),
+                vocatives, pronoun genders and addressees; also: is it confirmed by a known turn?"""
+                confirmed = False
+                for kk, c in prop.items():
+                    if spk[kk] is not None:
+                        if spk[kk] == c:
+                            confirmed = True
+                            continue
+                        if spk[kk] in pair or not (kk < g0 or kk > g1):
+                            return False, False
+                        continue
+                    i = run[kk]
+                    if c in self._turn_vocatives(r, kk, res):
+                        return False, False
+                    if res[i].pron_tag and res[i].want_gender and self.index.gender.get(c) != res[i].want_gender:
+                        return False, False
+                    pv = [v for v in self._turn_vocatives(r, kk - 1, res) if v != prop.get(kk - 1, spk[kk - 1])] if kk else []
+                    if len(pv) == 1 and pv[0] != c:
+                        return False, False
+                return True, confirmed
+
+            fwd_ok, fwd_conf_by = ok({kk: c for kk, c in fwd.items() if kk >= g0}, set(fwd.values())) if fwd else (False, False)
+            bwd_ok, bwd_conf_by = ok({kk: c for kk, c in bwd.items() if kk <= g1}, set(bwd.values())) if bwd else (False, False)
+            agree = fwd_ok and bwd_ok and all(fwd[kk] == bwd[kk] for kk in range(g0, g1 + 1))
+            if agree:
+                prop, base, why = fwd, min(fwd_conf, bwd_conf) + 0.1, "alternation-both"
+            elif fwd_ok and bwd_ok:
+                if fwd_conf_by and not bwd_conf_by:
+                    prop, base, why = fwd, fwd_conf - 0.1, "alternation"
+                elif bwd_conf_by and not fwd_conf_by:
+                    prop, base, why = bwd, bwd_conf - 0.15, "alternation-back"
+                elif not fwd_conf_by and not bwd_conf_by:
+                    prop, base, why = fwd, fwd_conf - 0.25, "alternation-newcomer"
+                else:  # both confirmed but different: trust each end for its nearer half, low confidence
+                    half = (g0 + g1) // 2
+                    prop = {kk: (fwd[kk] if kk <= half else bwd[kk]) for kk in range(g0, g1 + 1)}
+                    base, why = min(fwd_conf, bwd_conf) - 0.3, "alternation-split"
+            elif fwd_ok:
+                prop, base, why = fwd, fwd_conf - (0.1 if fwd_conf_by else 0.2), "alternation"
+            elif bwd_ok:
+                prop, base, why = bwd, bwd_conf - (0.15 if bwd_conf_by else 0.25), "alternation-back"
+            else:
+                # no chain: only the person the previous turn addressed by name answers
+                if g0 >= 1:
+                    vs = [c for c in self._turn_vocatives(r, g0 - 1, res) if c != spk[g0 - 1]]
+                    i = run[g0]
+                    if len(vs) == 1 and vs[0] not in self._turn_vocatives(r, g0, res) and not (
+                            res[i].pron_tag and res[i].want_gender and self.index.gender.get(vs[0]) != res[i].want_gender) \
+                            and (g0 + 1 >= m or spk[g0 + 1] != vs[0]):
+                        res[i].speaker, res[i].confidence, res[i].rule = vs[0], 0.7, "addressee"
+                        res[i].evidence = "explicit-verb" if res[i].pron_tag else "turn-taking"
+                        spk[g0] = vs[0]
+                        changed = True
+                continue
+            for kk in range(g0, g1 + 1):
+                i = run[kk]
+                c = min(0.85, base)
+                if why != "alternation-both":
+                    c -= 0.02 * (abs(g1 - kk) if why == "alternation-back" else abs(kk - g0))
+                res[i].speaker, res[i].confidence, res[i].rule = prop[kk], round(max(c, 0.5), 3), why
+                res[i].evidence = "explicit-verb" if res[i].pron_tag else "turn-taking"
+                spk[kk] = prop[kk]
                 changed = True
+        return changed
+
+    def _turn_conf(self, r: int, k: int, res: list[Attribution]) -> float:
+        run = self.runs[r]
+        if not 0 <= k < len(run):
+            return 0.0
+        p = self.quotes[run[k]].para
+        for j in self.by_para[p]:
+            if self.quotes[j].para == p and res[j].speaker:
+                return res[j].confidence or 0.0
+        return 0.0
+
+    def _weak_alternate(self, run: list[int], res: list[Attribution]) -> None:
+        """Gaps the consistent chains left: the speaker two turns before (or after) when the two
+        neighbouring turns differ (confidence 0.55: below any usual --min-confidence)."""
+        r = self.run_of[run[0]]
+        m = len(run)
+        spk = [self._turn_speaker(r, k, res) for k in range(m)]
+        for back in (False, True):
+            order = range(m - 1, -1, -1) if back else range(m)
+            for k in order:
+                i = run[k]
+                if spk[k] is not None or res[i].pron_tag:
+                    continue
+                d = 1 if back else -1
+                n1, n2 = k + d, k + 2 * d
+                if not (0 <= n2 < m) or not spk[n1] or not spk[n2] or spk[n1] == spk[n2]:
+                    continue
+                cand = spk[n2]
+                if cand in self._turn_vocatives(r, k, res) or (0 <= k - d < m and spk[k - d] == cand):
+                    continue
+                res[i].speaker, res[i].confidence, res[i].evidence, res[i].rule = cand, 0.55, "turn-taking", "alternation-weak"
+                spk[k] = cand

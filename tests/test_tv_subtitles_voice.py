@@ -1,0 +1,82 @@
+"""`extract tv --speakers`: the unnamed sample subtitles (and Whisper's own lines) labelled by voice.
+
+Trains a speaker model on two lines per speaker of the real telephone call with
+`rolecorpus speakers train`, then checks the held-out lines against the STM speakers.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+import pipeline.cli  # noqa: F401  (registers the commands)
+from extractors.records import read_lines
+from pipeline.cli_app import app
+
+pytestmark = pytest.mark.slow
+TRAIN = {"This is Diane in New Jersey.", "Oh, I'm originally from Chicago also.",
+         "And I'm Sheila in Texas, originally from Chicago.", "Well, there isn't that much difference."}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory, repo, samples):
+    root = tmp_path_factory.mktemp("tvproj")
+    (root / "configs" / "characters").mkdir(parents=True)
+    for cid in ("diane", "sheila"):
+        shutil.copy(repo / "configs" / "characters" / f"{cid}.yaml", root / "configs" / "characters")
+    with open(samples / "sample_labels.csv", newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["text"] in TRAIN]
+    assert len(rows) == 4
+    with open(root / "train.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        for r in rows:
+            w.writerow({**r, "media": str(samples / "sample.wav")})
+    return root
+
+
+@pytest.fixture(scope="module")
+def model_dir(project):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ROLECORPUS_ROOT", str(project))
+    mp.chdir(project)
+    r = CliRunner().invoke(app, ["speakers", "train", str(project / "train.csv"), "-o", str(project / "spk"),
+                                 "--threads", "1"])
+    mp.undo()
+    assert r.exit_code == 0, (r.output, r.exception)
+    return project / "spk"
+
+
+def run(project, monkeypatch, *args):
+    monkeypatch.setenv("ROLECORPUS_ROOT", str(project))
+    monkeypatch.setenv("ROLECORPUS_CACHE", str(project / "cache"))
+    monkeypatch.chdir(project)
+    out = project / "lines.jsonl"
+    r = CliRunner().invoke(app, ["extract", "tv", *map(str, args), "--work", "telephone", "-o", str(out), "--threads", "1"])
+    assert r.exit_code == 0, (r.output, r.exception)
+    return read_lines(out)
+
+
+def test_unnamed_subtitles_labelled_by_voice(project, model_dir, samples, monkeypatch):
+    lines = run(project, monkeypatch, samples / "sample.wav", "--subtitles", samples / "sample.srt",
+                "--speakers", model_dir)
+    gold = [row.split(None, 5)[2].lower() for row in (samples / "sample.stm").read_text().splitlines() if row.strip()]
+    assert len(lines) == len(gold) == 13
+    held_out = [(ln, g) for ln, g in zip(lines, gold) if ln.text not in TRAIN]
+    acc = sum(ln.speaker == g for ln, g in held_out) / len(held_out)
+    print(f"held-out voice accuracy {acc:.3f} on {len(held_out)} lines")
+    assert acc >= 0.9
+    assert all(ln.evidence == "voice" and 0 < ln.confidence <= 1 and "voice" in ln.extra
+               for ln in lines if ln.speaker)
+
+
+def test_asr_lines_labelled_by_voice(project, model_dir, samples, monkeypatch):
+    lines = run(project, monkeypatch, samples / "sample.wav", "--asr-backend", "faster-whisper", "--language", "en",
+                "--speakers", model_dir)
+    by_text = {ln.text.lower(): ln.speaker for ln in lines}
+    diane = [s for t, s in by_text.items() if "diane in new jersey" in t]
+    sheila = [s for t, s in by_text.items() if "sheila" in t and "texas" in t]
+    assert diane == ["diane"] and sheila == ["sheila"], by_text

@@ -6,7 +6,12 @@
 
 from __future__ import annotations
 
+import functools
+import sys
+
 import typer
+
+from extractors.errors import InputError
 
 app = typer.Typer(
     name="rolecorpus",
@@ -21,3 +26,18 @@ eval_app = typer.Typer(help="Measure extraction quality against gold annotations
 app.add_typer(extract_app, name="extract")
 app.add_typer(speakers_app, name="speakers")
 app.add_typer(eval_app, name="eval")
+
+
+def one_line_errors(fn):
+    """Print InputError as `error: ...` and exit 2 inside the command, so the same happens when the
+    app is driven by CliRunner or in-process (`build-lines`), not only through `pipeline.cli.main`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except InputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            sys.exit(2)
+
+    return wrapper

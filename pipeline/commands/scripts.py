@@ -6,7 +6,6 @@ current project; the output is written atomically and only when lines were found
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,25 +17,12 @@ from extractors.characters import AliasResolver, get_character, load_characters
 from extractors.errors import InputError
 from extractors.records import write_lines
 
-from ..cli_app import extract_app
+from ..cli_app import extract_app, one_line_errors
 from ..paths import Project
 
 _FORMATS = ("auto", "colon", "play", "screenplay")
 
 
-def _one_line_errors(fn):
-    """Print InputError as `error: ...` and exit 2 here, so the same happens when the app is
-    driven by CliRunner or in-process (`build-lines`), not only through `pipeline.cli.main`."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except InputError as e:
-            print(f"error: {e}", file=sys.stderr)
-            sys.exit(2)
-
-    return wrapper
 
 
 def _resolver() -> AliasResolver:
@@ -54,7 +40,7 @@ def _summary(lines, out: Path) -> str:
 
 
 @extract_app.command("script")
-@_one_line_errors
+@one_line_errors
 def extract_script_cmd(
     path: Path = typer.Argument(..., help="The script: a play, screenplay or 'Name: words' text file."),
     work: str = typer.Option(..., "--work", help="Work id written into every line record."),
@@ -79,7 +65,7 @@ def extract_script_cmd(
 
 
 @extract_app.command("wiki")
-@_one_line_errors
+@one_line_errors
 def extract_wiki_cmd(
     path: Path = typer.Argument(..., help="A quote page saved as text or HTML (e.g. a voice-over table)."),
     work: str = typer.Option(..., "--work", help="Work id written into every line record."),

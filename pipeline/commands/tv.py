@@ -7,7 +7,6 @@ the `speakers:` section of configs/pipeline.yaml.
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections import Counter
 from pathlib import Path
@@ -19,29 +18,17 @@ from extractors.characters import AliasResolver, load_characters
 from extractors.errors import InputError
 from extractors.records import write_lines
 
-from ..cli_app import extract_app
+from ..cli_app import extract_app, one_line_errors
 from ..paths import Project
 from ..settings import load_settings
 
 _BACKENDS = ("openai-whisper", "faster-whisper")
 
 
-def _one_line_errors(fn):
-    """InputError -> `error: ...` on one line and exit 2, also under CliRunner / build-lines."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except InputError as e:
-            print(f"error: {e}", file=sys.stderr)
-            sys.exit(2)
-
-    return wrapper
 
 
 @extract_app.command("tv")
-@_one_line_errors
+@one_line_errors
 def extract_tv_cmd(
     media: Path = typer.Argument(..., help="The episode: any video or audio file ffmpeg reads."),
     work: str = typer.Option(..., "--work", help="Work id written into every line record."),

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_asserts import one_line_error
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -20,14 +22,6 @@ def run(project: Path, *args, ok=True, stdin=None):
     if ok:
         assert p.returncode == 0, p.stderr
     return p
-
-
-def one_line_error(p, *needles):
-    assert p.returncode == 2, (p.returncode, p.stderr)
-    err = [ln for ln in p.stderr.strip().splitlines() if ln.strip()]
-    assert len(err) == 1 and err[0].startswith("error: "), p.stderr
-    for n in needles:
-        assert n in err[0], err[0]
 
 
 @pytest.fixture(scope="module")

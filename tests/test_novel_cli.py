@@ -12,6 +12,8 @@ import pytest
 
 from extractors.records import read_lines
 
+from cli_asserts import one_line_error
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -19,14 +21,6 @@ def run(root: Path, *args):
     env = dict(os.environ, ROLECORPUS_ROOT=str(root), ROLECORPUS_CACHE=str(root / ".cache"))
     return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=root, env=env, capture_output=True,
                           text=True, timeout=300)
-
-
-def one_line_error(p, *needles):
-    assert p.returncode == 2, (p.returncode, p.stderr)
-    err = [ln for ln in p.stderr.strip().splitlines() if ln.strip()]
-    assert len(err) == 1 and err[0].startswith("error: "), p.stderr
-    for n in needles:
-        assert n in err[0], err[0]
 
 
 @pytest.fixture(scope="module")

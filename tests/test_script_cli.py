@@ -10,6 +10,8 @@ from extractors.characters import Character, save_character
 from extractors.records import read_lines
 from pipeline.cli_app import app
 
+from cli_asserts import one_line_error
+
 PROSE = "It was a bright cold day in April.\n\nThe clocks were striking thirteen: nobody noticed.\n"
 
 
@@ -25,14 +27,6 @@ def project(tmp_path, monkeypatch):
 
 def invoke(*args):
     return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result, *needles):
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    err = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert len(err) == 1 and err[0].startswith("error: "), result.stderr
-    for n in needles:
-        assert n in err[0], err[0]
 
 
 def test_extract_script_auto_writes_lines(project, samples):

@@ -17,6 +17,8 @@ from extractors.records import read_lines
 from extractors.tv.subtitles import is_non_dialogue_style, subtitle_lines
 from pipeline.cli_app import app
 
+from cli_asserts import one_line_error
+
 FIX = __import__("pathlib").Path(__file__).parent / "fixtures" / "tv"
 CHARS = [Character("diane", "Diane", "Telephone call sample", aliases=["Di"]),
          Character("sheila", "Sheila", "Telephone call sample")]
@@ -50,15 +52,6 @@ def media(tmp_path_factory):
 
 def invoke(*args):
     return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result, *needles):
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    err = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert len(err) == 1 and err[0].startswith("error: "), result.stderr
-    for n in needles:
-        assert n in err[0], err[0]
-    return err[0]
 
 
 def test_srt_names_tags_and_split_cues(resolver):

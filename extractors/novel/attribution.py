@@ -42,7 +42,7 @@ ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "l
                  "master", "mistress", "father", "mother", "papa", "mamma", "mama", "uncle", "aunt", "sister",
                  "brother", "child", "boy", "girl", "dear", "love", "darling", "your majesty", "your ladyship",
                  "your honour", "your honor", "gentlemen", "ladies", "sire", "dame"}
-from .quotes import Quote
+from .quotes import Quote, uncovered
 
 VERBS_EN = (
     "said|says|say|saying|replied|replies|reply|cried|cries|answered|answers|returned|observed|added|continued|"
@@ -112,14 +112,7 @@ class Attributor:
         """Narration pieces of paragraph p (outside every quote)."""
         ps, pe = self.paras[p]
         cuts = sorted(o for i in self.by_para.get(p, []) for o, pp in zip(self.quotes[i].outer, self.quotes[i].paras) if pp == p)
-        out, pos = [], ps
-        for s, e in cuts:
-            if s > pos:
-                out.append((pos, s))
-            pos = max(pos, e)
-        if pos < pe:
-            out.append((pos, pe))
-        return out
+        return uncovered(ps, pe, cuts)
 
     def _narration_mentions(self) -> dict[int, list[Mention]]:
         out: dict[int, list[Mention]] = {}

@@ -21,7 +21,7 @@ from extractors.textio import decode_bytes
 from .attribution import Attribution, Attributor
 from .chapters import split_chapters, split_paragraphs
 from .names import NameIndex
-from .quotes import Quote, detect_style, find_quotes
+from .quotes import Quote, detect_style, find_quotes, uncovered
 
 log = logging.getLogger(__name__)
 
@@ -112,14 +112,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
             q_paras.setdefault(p, []).append(q)
     for pi, (ps, pe) in enumerate(paras):
         cuts = sorted(o for q in q_paras.get(pi, []) for o, pp in zip(q.outer, q.paras) if pp == pi)
-        pos = ps
-        pieces = []
-        for s, e in cuts:
-            if s > pos:
-                pieces.append((pos, s))
-            pos = max(pos, e)
-        if pos < pe:
-            pieces.append((pos, pe))
+        pieces = uncovered(ps, pe, cuts)
         kind = "action" if cuts else "narration"
         for s, e in pieces:
             if _has_words(text[s:e]):

@@ -43,6 +43,18 @@ class Quote:
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=[\s(\[—\-\"“]))'(?=[^\s'])")
 
 
+def uncovered(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches of [start, end) outside the sorted `cuts` spans (the narration around quotes)."""
+    out, pos = [], start
+    for s, e in cuts:
+        if s > pos:
+            out.append((pos, s))
+        pos = max(pos, e)
+    if pos < end:
+        out.append((pos, end))
+    return out
+
+
 def detect_style(text: str) -> str | None:
     """The main quoting convention of the text, or None when it has no quotation marks."""
     counts = {

@@ -1,0 +1,16 @@
+"""Shared assertion for the CLI tests: a bad input ends in exactly one `error:` line and exit code 2.
+
+Works with a subprocess result (`returncode`) and with a typer CliRunner result (`exit_code`).
+"""
+
+from __future__ import annotations
+
+
+def one_line_error(result, *needles: str) -> str:
+    code = getattr(result, "returncode", getattr(result, "exit_code", None))
+    assert code == 2, (code, result.stderr, getattr(result, "exception", None))
+    err = [ln for ln in result.stderr.strip().splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("error: "), result.stderr
+    for n in needles:
+        assert n in err[0], err[0]
+    return err[0]

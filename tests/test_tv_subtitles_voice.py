@@ -73,10 +73,33 @@ def test_unnamed_subtitles_labelled_by_voice(project, model_dir, samples, monkey
                for ln in lines if ln.speaker)
 
 
+def gold_turns(samples):
+    """(start, end, speaker) of every STM row of the sample."""
+    rows = [r.split(None, 5) for r in (samples / "sample.stm").read_text().splitlines() if r.strip()]
+    return [(float(r[3]), float(r[4]), r[2].lower()) for r in rows]
+
+
+def majority_speaker(start, end, turns):
+    """The gold speaker covering most of [start, end] and the share of the span it covers."""
+    cover = {}
+    for s, e, who in turns:
+        cover[who] = cover.get(who, 0.0) + max(0.0, min(end, e) - max(start, s))
+    who = max(cover, key=cover.get)
+    return who, cover[who] / max(end - start, 1e-6)
+
+
 def test_asr_lines_labelled_by_voice(project, model_dir, samples, monkeypatch):
+    # Whisper's own segmentation and wording vary with the CPU, so lines are matched to the gold by time.
     lines = run(project, monkeypatch, samples / "sample.wav", "--asr-backend", "faster-whisper", "--language", "en",
                 "--speakers", model_dir)
-    by_text = {ln.text.lower(): ln.speaker for ln in lines}
-    diane = [s for t, s in by_text.items() if "diane in new jersey" in t]
-    sheila = [s for t, s in by_text.items() if "sheila" in t and "texas" in t]
-    assert diane == ["diane"] and sheila == ["sheila"], by_text
+    turns = gold_turns(samples)
+    judged = []
+    for ln in lines:
+        who, share = majority_speaker(ln.start, ln.end, turns)
+        if ln.speaker and share >= 0.8:
+            judged.append((ln.speaker, who, ln.text))
+    acc = sum(got == want for got, want, _ in judged) / max(len(judged), 1)
+    print(f"ASR lines labelled by voice: accuracy {acc:.3f} on {len(judged)} single-speaker lines")
+    assert len(judged) >= 7, [(ln.start, ln.end, ln.speaker, ln.text) for ln in lines]
+    assert acc >= 0.85, judged
+    assert {got for got, _, _ in judged} == {"diane", "sheila"}

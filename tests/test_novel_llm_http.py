@@ -158,3 +158,44 @@ def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, 
         assert len(sent) == len(set(sent)) == m["chunks_sent"]  # no chunk was ever sent twice
         assert m["quotes_filled"] == m["quotes_unresolved"]
         assert all(ln.speaker for ln in out if ln.kind == "dialogue")
+
+
+def test_cli_extract_novel_llm_writes_dvc_metrics_and_reruns_from_cache(book, tmp_path, monkeypatch):
+    """`rolecorpus extract novel --llm openai` end to end: the rules leave quotes unresolved, the LLM
+    (a localhost OpenAI-compatible server) fills them, `metrics/novel_<work>.json` counts the calls,
+    tokens and cache hits; a rerun makes no call at all."""
+    from typer.testing import CliRunner
+
+    import pipeline.cli  # noqa: F401  (registers the commands)
+    from extractors.characters import save_character
+    from extractors.records import read_lines
+    from pipeline.cli_app import app
+
+    text, gold, chars = book
+    for ch in chars:
+        save_character(tmp_path / "configs", ch)
+    novel = tmp_path / "pp.txt"
+    novel.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("ROLECORPUS_ROOT", str(tmp_path))
+    monkeypatch.setenv("ROLECORPUS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "lines.jsonl"
+    args = ["extract", "novel", str(novel), "--work", "PDNC", "-o", str(out), "--llm", "openai", "--language", "en"]
+    with FakeOpenAIServer(gold) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+        monkeypatch.setenv("ROLECORPUS_LLM_MODEL", "fake-model")
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 0, (r.output, r.exception)
+        m = json.loads((tmp_path / "metrics" / "novel_PDNC.json").read_text())
+        assert m["llm"]["calls"] == len(server.requests) == m["llm"]["chunks_sent"] > 0
+        assert m["llm"]["tokens_in"] == server.prompt_tokens and m["llm"]["tokens_out"] == server.completion_tokens
+        assert m["llm"]["quotes_filled"] > 0 and m["attributed"] == m["quotes"] > 0
+        assert any(ln.evidence == "llm" for ln in read_lines(out))
+        before = len(server.requests)
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 0, (r.output, r.exception)
+        m2 = json.loads((tmp_path / "metrics" / "novel_PDNC.json").read_text())
+        assert len(server.requests) == before
+        assert m2["llm"]["calls"] == 0 and m2["llm"]["cache_hits"] == m["llm"]["chunks_sent"]
+    assert SECRET not in (tmp_path / "metrics" / "novel_PDNC.json").read_text()

@@ -15,9 +15,10 @@ Usage::
         text,                       # the novel text the offsets refer to
         list(characters.values()),  # Character configs: names + aliases are the candidate speakers
         chat_model_from_env(),      # any LangChain chat model (tests: langchain_core fake chat models)
-        project.cache / "novel_llm",            # one JSON file per answered call
+        project.cache / "llm",                  # one JSON file per answered call
         examples_path=project.configs / "novel_examples" / f"{work}.yaml",  # optional few-shot override
-        metrics_path=project.metrics / f"novel_llm_{work}.json",           # DVC metrics
+        metrics_path=project.metrics / f"llm_{work}.json",  # running counts; `extract novel` folds them
+                                                             # into metrics/novel_<work>.json (DVC metrics)
     )
 
 How it works:

@@ -35,8 +35,18 @@ def _characters_for(project: Project, work: str, path: Path, language: str | Non
     return [c for c in chars.values() if language is None or c.language == language]
 
 
+def llm_metrics_path(project: Project, work: str) -> Path:
+    """Where the LLM pass writes its running counts (calls, tokens, cache hits) for a work."""
+    return project.metrics / f"llm_{work}.json"
+
+
+def novel_metrics_path(project: Project, work: str) -> Path:
+    """The DVC metrics file of `extract novel` for a work (declared in dvc.yaml's lines_novel stage)."""
+    return project.metrics / f"novel_{work}.json"
+
+
 def _llm_kwargs(project: Project, work: str) -> dict:
-    kw = {"cache_dir": project.cache / "llm", "metrics_path": project.metrics / f"llm_{work}.json", "progress": True}
+    kw = {"cache_dir": project.cache / "llm", "metrics_path": llm_metrics_path(project, work), "progress": True}
     ex = project.configs / "novel_examples" / f"{work}.yaml"
     if ex.exists():
         kw["examples_path"] = ex
@@ -85,9 +95,25 @@ def extract_novel_cmd(
     bar.close()
     write_lines(output, lines)
     s = summarise(lines)
+    write_novel_metrics(project, work, s, llm_metrics_path(project, work) if model is not None else None)
     ev = ", ".join(f"{k} {v}" for k, v in sorted(s["by_evidence"].items()))
     typer.echo(f"{output}: {s['lines']} lines, {s['quotes']} quotations, {s['attributed']} attributed"
                f" ({ev or 'none'}); {len(chars)} character(s) configured")
+
+
+def write_novel_metrics(project: Project, work: str, summary: dict, llm_metrics: Path | None) -> None:
+    """Write `metrics/novel_<work>.json`: quotation and attribution counts, and the LLM pass's calls,
+    tokens in/out and cache hits (all zero when no LLM was used), so `dvc metrics show` lists them."""
+    from extractors.atomic import atomic_write_text
+
+    llm = {"calls": 0, "cache_hits": 0, "tokens_in": 0, "tokens_out": 0, "chunks_sent": 0, "quotes_filled": 0}
+    if llm_metrics is not None and llm_metrics.exists():
+        llm.update(json.loads(llm_metrics.read_text(encoding="utf-8")))
+    q = summary["quotes"]
+    out = {"quotes": q, "attributed": summary["attributed"],
+           "coverage": round(summary["attributed"] / q, 4) if q else 0.0,
+           "by_evidence": summary["by_evidence"], "llm": llm}
+    atomic_write_text(novel_metrics_path(project, work), json.dumps(out, indent=2) + "\n")
 
 
 def format_table(name: str, res: dict) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import jsonlines
 
@@ -77,13 +77,9 @@ def line_from_dict(d: dict, path: str | Path = "<lines>", row: int | None = None
     return Line(**d)
 
 
-def read_lines(path: str | Path) -> list[Line]:
-    """Read and validate a lines.jsonl file; index must increase strictly within a (source, work)."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", path)
-    out: list[Line] = []
-    last: dict[tuple[str, str], int] = {}
+def iter_json_rows(path: Path) -> Iterator[tuple[int, dict]]:
+    """(row number, object) for each non-blank row of a JSON-lines file; a row that is not a JSON
+    object is an InputError naming the file and the row."""
     with open(path, encoding="utf-8") as fh:
         for row, raw in enumerate(fh, start=1):
             if not raw.strip():
@@ -92,12 +88,25 @@ def read_lines(path: str | Path) -> list[Line]:
                 d = json.loads(raw)
             except json.JSONDecodeError as e:
                 raise InputError(f"not valid JSON ({e.msg})", path, row) from None
-            line = line_from_dict(d, path, row)
-            key = (line.work, line.source)
-            if key in last and line.index <= last[key]:
-                raise InputError(f"index {line.index} does not increase (previous {last[key]})", path, row)
-            last[key] = line.index
-            out.append(line)
+            if not isinstance(d, dict):
+                raise InputError("not a JSON object", path, row)
+            yield row, d
+
+
+def read_lines(path: str | Path) -> list[Line]:
+    """Read and validate a lines.jsonl file; index must increase strictly within a (source, work)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", path)
+    out: list[Line] = []
+    last: dict[tuple[str, str], int] = {}
+    for row, d in iter_json_rows(path):
+        line = line_from_dict(d, path, row)
+        key = (line.work, line.source)
+        if key in last and line.index <= last[key]:
+            raise InputError(f"index {line.index} does not increase (previous {last[key]})", path, row)
+        last[key] = line.index
+        out.append(line)
     if not out:
         raise InputError("no line records in file", path)
     return out

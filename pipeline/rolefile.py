@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from extractors.errors import InputError
+from extractors.records import iter_json_rows
 
 
 def vector_to_base64(vec: np.ndarray) -> str:
@@ -40,30 +41,23 @@ def read_role_file(path: str | Path) -> tuple[str, dict, str, list[str], np.ndar
         raise InputError("no role file; run `rolecorpus package` first", path)
     system_prompt, config, column = None, {}, None
     texts, vecs = [], []
-    with open(path, encoding="utf-8") as fh:
-        for row, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
+    for row, d in iter_json_rows(path):
+        if column is None:
+            cols = [k for k in d if k != "text"]
+            if len(cols) != 1:
+                raise InputError("expected one embedding column besides 'text'", path, row)
+            column = cols[0]
+        value = d.get(column)
+        if value == "system_prompt":
+            system_prompt = d["text"]
+        elif value == "config":
             try:
-                d = json.loads(raw)
+                config = json.loads(d["text"])
             except json.JSONDecodeError:
-                raise InputError("not valid JSON", path, row) from None
-            if column is None:
-                cols = [k for k in d if k != "text"]
-                if len(cols) != 1:
-                    raise InputError("expected one embedding column besides 'text'", path, row)
-                column = cols[0]
-            value = d.get(column)
-            if value == "system_prompt":
-                system_prompt = d["text"]
-            elif value == "config":
-                try:
-                    config = json.loads(d["text"])
-                except json.JSONDecodeError:
-                    config = {"raw": d["text"]}
-            else:
-                texts.append(d["text"])
-                vecs.append(base64_to_vector(value))
+                config = {"raw": d["text"]}
+        else:
+            texts.append(d["text"])
+            vecs.append(base64_to_vector(value))
     if system_prompt is None or not texts:
         raise InputError("role file has no system prompt or no stories", path)
     return system_prompt, config, column, texts, np.stack(vecs)

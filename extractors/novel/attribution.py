@@ -394,6 +394,8 @@ class Attributor:
     NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb")
     SUGGEST = {"same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
     min_posterior = 0.4
+    scene_paras = 6
+    leads_per_gender = 0
 
     def _para_quotes(self, p: int) -> list[int]:
         return [j for j in self.by_para.get(p, []) if self.quotes[j].para == p]
@@ -449,6 +451,13 @@ class Attributor:
     def _conversations(self, res: list[Attribution]) -> None:
         from .conversation import OTHER, Turn, decode
 
+        spoke: dict[str, int] = {}
+        for a in res:
+            if a.speaker and a.rule in self.NAME_RULES:
+                spoke[a.speaker] = spoke.get(a.speaker, 0) + 1
+        self._leads = []
+        for g in ("female", "male"):
+            self._leads += [c for c in sorted(spoke, key=lambda c: -spoke[c]) if self.index.gender.get(c) == g][:self.leads_per_gender]
         for r, run in enumerate(self.runs):
             turns: list[Turn] = []
             counts: dict[str, float] = {}
@@ -504,7 +513,17 @@ class Attributor:
             for rank, c in enumerate(self._recent_candidates(run[0], res, None)[:3]):
                 counts[c] = counts.get(c, 0) + 0.5
                 prior[c] = 0.6 - 0.2 * rank
+            if r > 0:  # scene continuity: who spoke in the exchange just before
+                prev_run = self.runs[r - 1]
+                if self.quotes[run[0]].para - self.quotes[prev_run[-1]].paras[-1] <= self.scene_paras:
+                    for j in prev_run[-4:]:
+                        c = res[j].speaker
+                        if c:
+                            counts[c] = counts.get(c, 0) + 0.3
             cands = sorted(counts, key=lambda c: -counts[c])[:6]
+            for c in self._leads:  # the book's leading speakers of each gender, always possible
+                if c not in cands:
+                    cands.append(c)
             core = {t.fixed for t in turns if t.fixed} | {c for t in turns for c in t.narr_subj + t.narr_before}
             post = decode(turns, cands, self.index.gender, prior, core=core)
             if self.debug is not None:

@@ -45,21 +45,21 @@ class Turn:
 @dataclass
 class Weights:
     tag_mismatch: float = -12.0
-    vocative_self: float = -5.0
+    vocative_self: float = -2.5
     gender_mismatch: float = -6.0
-    gender_unknown: float = -1.0
+    gender_unknown: float = -1.5
     soft_gender_mismatch: float = -1.0
-    addressed_before: float = 1.6       # addressed by the previous turn -> answers
+    addressed_before: float = 3.6       # addressed by the previous turn -> answers
     addressed_after: float = 1.2        # addressed by the next turn -> spoke this one
-    narr_subj: float = 1.8
+    narr_subj: float = 3.6
     narr_before: float = 0.8
-    other: float = -3.0
-    peripheral: float = -1.0            # a candidate never tagged nor acting in the run's narration
-    addr_gender_mismatch: float = -1.5
+    other: float = -6.0
+    peripheral: float = -1.5            # a candidate never tagged nor acting in the run's narration
+    addr_gender_mismatch: float = 0.0
     repeat: float = -3.0
-    repeat_after_gap: float = -1.2
-    third: float = -1.8
-    third_after_gap: float = -0.6
+    repeat_after_gap: float = 0.0
+    third: float = -2.7
+    third_after_gap: float = -1.2
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,

@@ -392,7 +392,7 @@ class Attributor:
     use_hmm = True
     debug: list | None = None
     NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb")
-    SUGGEST = {"same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
+    SUGGEST = {"narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
     min_posterior = 0.4
     scene_paras = 6
     leads_per_gender = 0
@@ -427,6 +427,30 @@ class Attributor:
                     w = m.group(1).lower()
                     found.add("male" if w in ("sir", "my lord", "your lordship") else "female")
         return found.pop() if len(found) == 1 else None
+
+    def _narr_recent(self, i: int, gender: str, exclude: set, max_paras: int = 2) -> str | None:
+        """The nearest character of `gender` named as a possible subject in the narration before
+        quote i: its own paragraph first, then up to `max_paras` narration-only paragraphs before it."""
+        q = self.quotes[i]
+        p = q.para
+        segs = [(s, e) for s, e in self._para_gaps(p) if e <= q.outer[0][0]]
+        for pp in range(p - 1, max(-1, p - 1 - max_paras), -1):
+            if self.by_para.get(pp):
+                break
+            segs.insert(0, self.paras[pp])
+        loose = None
+        for s, e in reversed(segs):
+            ms = [m for m in self._subject_mentions(s, e, gender) if m.cid not in exclude]
+            for m in reversed(ms):
+                if self._CLAUSE_START.search(self.text[max(s, m.start - 30):m.start]) or m.start == s:
+                    return m.cid
+            if ms and loose is None:
+                loose = ms[-1].cid
+        return loose if self.narr_recent_loose else None
+
+    narr_recent_loose = False
+    _CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s*|--\s*|\b(?:and|but|when|while|as|where|till|until|before|after|though|although|that|"
+                               r"then|so|yet|which|who)\s+|,\s*)(?:(?:however|then|now|at\s+last|at\s+length|immediately|instantly),?\s+)?$")
 
     def _leftover_pronouns(self, res: list[Attribution]) -> None:
         """Pronoun tags the conversation model did not settle (a second quote of a paragraph, or a
@@ -475,7 +499,9 @@ class Attributor:
                     elif a.pron_tag and t.gender is None:
                         t.gender = a.want_gender
                         if a.want_gender:
-                            cid, conf, why = self._resolve_pronoun(j, a.want_gender, res, final=False)
+                            cid, why = self._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
+                            if cid is None:
+                                cid, conf, why = self._resolve_pronoun(j, a.want_gender, res, final=False)
                             if cid and why in self.SUGGEST:
                                 t.suggestion, t.suggestion_weight = cid, self.SUGGEST[why]
                             t.sug_why = why

@@ -45,21 +45,21 @@ class Turn:
 @dataclass
 class Weights:
     tag_mismatch: float = -12.0
-    vocative_self: float = -2.5
-    gender_mismatch: float = -6.0
+    vocative_self: float = -1.0
+    gender_mismatch: float = -9.0
     gender_unknown: float = -1.5
-    soft_gender_mismatch: float = -1.0
-    addressed_before: float = 3.6       # addressed by the previous turn -> answers
-    addressed_after: float = 1.2        # addressed by the next turn -> spoke this one
-    narr_subj: float = 3.6
+    soft_gender_mismatch: float = 0.0
+    addressed_before: float = 5.4       # addressed by the previous turn -> answers
+    addressed_after: float = 1.0        # addressed by the next turn -> spoke this one
+    narr_subj: float = 5.4
     narr_before: float = 0.8
     other: float = -6.0
-    peripheral: float = -1.5            # a candidate never tagged nor acting in the run's narration
-    addr_gender_mismatch: float = 0.0
-    repeat: float = -3.0
-    repeat_after_gap: float = 0.0
+    peripheral: float = -2.25            # a candidate never tagged nor acting in the run's narration
+    addr_gender_mismatch: float = -1.0
+    repeat: float = -9.0
+    repeat_after_gap: float = 1.0
     third: float = -2.7
-    third_after_gap: float = -1.2
+    third_after_gap: float = -2.4
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,

@@ -32,16 +32,18 @@ def test_explicit_accuracy(scores):
     assert res["by_type"]["Explicit"]["accuracy"] >= 0.95, (book, res["by_type"]["Explicit"])
 
 
-# Issue 3's targets are met on Alice but not yet on Pride and Prejudice (measured: accuracy 0.656,
-# precision 0.759): those two cases are expected failures until the rules improve, and the floors
-# below catch any regression from what was measured.
-UNMET = {"PrideAndPrejudice"}
-FLOORS = {"PrideAndPrejudice": {"accuracy": 0.64, "precision": 0.74}, "AlicesAdventuresInWonderland": {"accuracy": 0.88, "precision": 0.90}}
+# Issue 3's targets: precision >= 0.90 is met on both books at the default confidence hold
+# (measured: P&P 0.907, Alice 0.948); overall accuracy >= 0.80 is met on Alice (0.894) but not on
+# Pride and Prejudice (0.600 at the default hold; 0.751 with every guess at precision 0.796), so
+# that case is an expected failure. The floors sit just under what was measured, so any regression fails.
+UNMET = {("PrideAndPrejudice", "accuracy")}
+FLOORS = {"PrideAndPrejudice": {"accuracy": 0.59, "precision": 0.90},
+          "AlicesAdventuresInWonderland": {"accuracy": 0.885, "precision": 0.94}}
 
 
 def _target(book: str, value: float, target: float, what: str) -> None:
     assert value >= FLOORS[book][what], f"{book}: {what} {value} fell below the measured floor {FLOORS[book][what]}"
-    if book in UNMET and value < target:
+    if (book, what) in UNMET and value < target:
         pytest.xfail(f"{book}: {what} {value} < target {target} (issue 3 target not met yet)")
     assert value >= target, (book, what, value)
 

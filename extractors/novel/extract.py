@@ -119,13 +119,14 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
                 events.append((s, 0, kind, (pi, s, e)))
     events.sort(key=lambda ev: (ev[0], ev[1]))
 
-    para_of_start = {}
+    q_line: dict[int, int] = {}  # line number -> quote index
     lines: list[Line] = []
     src = path.name
     for n, (pos, _, kind, payload) in enumerate(events):
         if kind == "q":
             q = quotes[payload]
             a = attrs[payload]
+            q_line[len(lines)] = payload
             if a.speaker and (a.confidence or 0) < min_confidence:  # too unsure: leave it to the LLM / unresolved
                 a = Attribution(rule=a.rule)
             ch = chapters[para_ch[q.para]]
@@ -156,6 +157,16 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
         kw = dict(llm_kwargs or {})
         cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))
         lines = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
+        # quotes the LLM left unresolved fall back to the rules' held (low-confidence) guess
+        held = {i: attrs[i].held for i in range(len(quotes)) if attrs[i].held}
+        if held:
+            from dataclasses import replace
+
+            for n, ln in enumerate(lines):
+                h = held.get(q_line.get(n, -1))
+                if ln.kind == "dialogue" and ln.speaker is None and h and h[1] >= min_confidence:
+                    lines[n] = replace(ln, speaker=h[0], confidence=round(h[1], 3), evidence=h[2],
+                                       name=names[h[0]].name if h[0] in names else None)
     return lines
 
 

@@ -1,0 +1,170 @@
+"""Turn-taking for the rule attribution: the exchanges of a novel and their speakers.
+
+`ConversationMixin` (used by `attribution.Attributor`) cuts the quotes into runs of quote
+paragraphs (an exchange: at most one short narration paragraph between turns), builds the
+observations of each turn (explicit name tag, the gender a pronoun tag wants, vocatives, `Sir` /
+`Madam` address, characters acting in the paragraph's narration or in the narration just before,
+the pronoun resolver's local suggestion) and decodes the speakers with the second-order model of
+`conversation.decode`. A turn's posterior is the confidence of its attribution.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .conversation import OTHER, Turn, decode
+
+PRON_GENDER = {"he": "male", "she": "female"}
+
+
+class ConversationMixin:
+    NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb")
+    SUGGEST = {"narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
+    min_posterior = 0.4
+    scene_paras = 6
+    debug: list | None = None
+    max_gap_paras = 1
+    max_gap_chars = 600
+    _ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:yes|no|oh|pray|dear|well)\s+)(sir|madam|ma'am|ma’am|my\s+lord|my\s+lady|your\s+ladyship|"
+                          r"your\s+lordship)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
+
+    def _para_quotes(self, p: int) -> list[int]:
+        return [j for j in self.by_para.get(p, []) if self.quotes[j].para == p]
+
+
+    def _narr_subjects(self, p: int, exclude: set) -> tuple[list[str], str | None]:
+        """Characters named (not after a preposition, not possessive) in the narration of paragraph p,
+        and the gender of a sentence-initial he/she there."""
+        out: list[str] = []
+        g = None
+        for s, e in self._para_gaps(p):
+            for m in self._subject_mentions(s, e, None):
+                if m.cid not in exclude and m.cid not in out:
+                    out.append(m.cid)
+            if g is None:
+                pm = re.search(r"(?:^|[.!?;]\s+|[\"”'’]\s*)(He|She)\b", self.text[s:e])
+                if pm:
+                    g = PRON_GENDER[pm.group(1).lower()]
+        return out, g
+
+
+    def _address_gender(self, idx: list[int]) -> str | None:
+        """`Yes, Sir`, `Madam,` inside the quotes of a turn: the gender of whoever it addresses."""
+        found = set()
+        for j in idx:
+            for s, e in self.quotes[j].spans:
+                for m in self._ADDRESS.finditer(self.text, s, e):
+                    w = m.group(1).lower()
+                    found.add("male" if w in ("sir", "my lord", "your lordship") else "female")
+        return found.pop() if len(found) == 1 else None
+
+
+    def _conversations(self, res: list[Attribution]) -> None:
+        for r, run in enumerate(self.runs):
+            turns: list[Turn] = []
+            counts: dict[str, float] = {}
+            prev_p = None
+            for k, i in enumerate(run):
+                p = self.quotes[i].para
+                idx = self._para_quotes(p)
+                t = Turn()
+                for j in idx:
+                    t.vocatives |= res[j].vocatives
+                for j in idx:
+                    a = res[j]
+                    if a.speaker and a.rule in self.NAME_RULES:
+                        t.fixed = t.fixed or a.speaker
+                    elif a.pron_tag and t.gender is None:
+                        t.gender = a.want_gender
+                        if a.want_gender:
+                            cid, why = self._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
+                            if cid is None:
+                                cid, conf, why = self._resolve_pronoun(j, a.want_gender, res, final=False)
+                            if cid and why in self.SUGGEST:
+                                t.suggestion, t.suggestion_weight = cid, self.SUGGEST[why]
+                            t.sug_why = why
+                t.narr_subj, t.soft_gender = self._narr_subjects(p, t.vocatives)
+                t.addr_gender = self._address_gender(idx)
+                lo = (prev_p + 1) if prev_p is not None else max(0, p - 1)
+                if lo < p:
+                    if prev_p is not None:
+                        t.gap_before = True
+                    for g in range(lo, p):
+                        if not self.by_para.get(g):
+                            for c in self._narr_subjects(g, set())[0]:
+                                if c not in t.narr_before:
+                                    t.narr_before.append(c)
+                prev_p = self.quotes[i].paras[-1]
+                if t.fixed:
+                    counts[t.fixed] = counts.get(t.fixed, 0) + 3
+                for c in t.narr_subj:
+                    counts[c] = counts.get(c, 0) + 1.5
+                for c in t.narr_before:
+                    counts[c] = counts.get(c, 0) + 1
+                if t.suggestion:
+                    counts[t.suggestion] = counts.get(t.suggestion, 0) + 1
+                turns.append(t)
+            if all(t.fixed for t in turns):
+                continue
+            voc_count: dict[str, int] = {}
+            for t in turns:
+                for c in t.vocatives:
+                    voc_count[c] = voc_count.get(c, 0) + 1
+            for c, n in voc_count.items():
+                if c in counts or n >= 2:
+                    counts[c] = counts.get(c, 0) + 0.5 * n
+            prior: dict[str, float] = {}
+            for rank, c in enumerate(self._recent_candidates(run[0], res, None)[:3]):
+                counts[c] = counts.get(c, 0) + 0.5
+                prior[c] = 0.6 - 0.2 * rank
+            if r > 0:  # scene continuity: who spoke in the exchange just before
+                prev_run = self.runs[r - 1]
+                if self.quotes[run[0]].para - self.quotes[prev_run[-1]].paras[-1] <= self.scene_paras:
+                    for j in prev_run[-4:]:
+                        c = res[j].speaker
+                        if c:
+                            counts[c] = counts.get(c, 0) + 0.3
+            cands = sorted(counts, key=lambda c: -counts[c])[:6]
+            core = {t.fixed for t in turns if t.fixed} | {c for t in turns for c in t.narr_subj + t.narr_before}
+            post = decode(turns, cands, self.index.gender, prior, core=core)
+            if self.debug is not None:
+                self.debug.append((run, turns, cands, post))
+            for k, i in enumerate(run):
+                t = turns[k]
+                if t.fixed:
+                    continue
+                best = max(post[k], key=post[k].get)
+                pr = post[k][best]
+                if best == OTHER or pr < self.min_posterior:
+                    continue
+                for j in self._para_quotes(self.quotes[i].para):
+                    a = res[j]
+                    if a.speaker or best in a.vocatives:
+                        continue
+                    a.speaker, a.confidence = best, round(min(0.9, pr), 3)
+                    a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
+                    a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
+
+
+    def _runs(self) -> tuple[list[list[int]], dict[int, int]]:
+        """Runs of quote paragraphs (one quote per paragraph: its first) with at most one short
+        narration paragraph between them: the exchanges where turn-taking applies."""
+        runs: list[list[int]] = []
+        for p in sorted(self.by_para):
+            idx = [j for j in self.by_para[p] if self.quotes[j].para == p]
+            if not idx:
+                continue
+            if runs:
+                prev_p = self.quotes[runs[-1][-1]].paras[-1]
+                gap = range(prev_p + 1, p)
+                gap_len = sum(self.paras[g][1] - self.paras[g][0] for g in gap)
+                if len(gap) <= self.max_gap_paras and gap_len < self.max_gap_chars:
+                    runs[-1].append(idx[0])
+                    continue
+            runs.append([idx[0]])
+        run_of = {}
+        for r, run in enumerate(runs):
+            for i in run:
+                for j in self.by_para[self.quotes[i].para]:
+                    run_of.setdefault(j, r)
+        return runs, run_of

@@ -67,3 +67,33 @@ def test_sanguo_sample_gives_liubei_many_lines(samples, repo):
     assert len(mine) >= 25
     assert all(ln.evidence == "explicit-verb" for ln in mine)
     assert any("汉室" in ln.text or "兄弟" in ln.text or "玄德" in (ln.name or "") for ln in mine)
+
+
+def test_conversation_model_alternates_and_uses_vocatives():
+    from extractors.novel.conversation import OTHER, Turn, decode
+
+    gender = {"a": "female", "b": "male"}
+    turns = [Turn(fixed="a"), Turn(), Turn(), Turn(vocatives={"a"}), Turn(gender="female")]
+    post = decode(turns, ["a", "b"], gender)
+    best = [max(p, key=p.get) for p in post]
+    assert best == ["a", "b", "a", "b", "a"]
+    assert post[0]["a"] > 0.99 and all(0.5 < p[b] < 1.0 for p, b in zip(post[1:], best[1:]))
+    # the person the previous turn addressed answers, even against plain alternation
+    post = decode([Turn(fixed="a", vocatives={"c"}), Turn(), Turn(fixed="a")], ["a", "b", "c"], {})
+    assert max(post[1], key=post[1].get) == "c" and OTHER in post[1]
+
+
+def test_unsure_guesses_are_held_not_emitted(tmp_path):
+    from extractors.novel.attribution import Attributor
+
+    text = ('Elizabeth and Jane sat together.\n\n"Is it late?"\n\n"Not yet."\n\n"Then stay."\n')
+    held = dialogue(tmp_path, text, [ELIZA, JANE])
+    assert all(ln.speaker is None for ln in held)  # two women, no tag: nothing defensible
+    old = Attributor.min_confidence
+    try:
+        Attributor.min_confidence = 0.0
+        every = dialogue(tmp_path, text, [ELIZA, JANE])
+    finally:
+        Attributor.min_confidence = old
+    guessed = [ln for ln in every if ln.speaker]
+    assert guessed and all(ln.confidence < old for ln in guessed)

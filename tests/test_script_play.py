@@ -196,3 +196,49 @@ def test_abbreviated_cues_resolve_through_aliases():
     assert lines[0].kind == "narration" and lines[0].text == "Orchard of OLIVER'S house"
     assert lines[2].text == "As I remember, Adam, it was upon this fashion bequeathed me by will but poor a thousand crowns."
     assert [ln.text for ln in lines if ln.kind == "action"] == ["Enter ORLANDO and ADAM", "ADAM retires", "Enter OLIVER", "Exeunt"]
+
+
+WILDE = """FIRST ACT
+
+SCENE
+
+Morning-room in Algernon's flat in Half-Moon Street.  The room is
+luxuriously and artistically furnished.
+
+[Lane is arranging afternoon tea on the table, and after the music has
+ceased, Algernon enters.]
+
+Algernon.  Did you hear what I was playing, Lane?
+
+Lane.  I didn't think it polite to listen, sir.
+
+Algernon.  I'm sorry for that, for your sake.  I don't play
+accurately--any one can play accurately--but I play with wonderful
+expression.
+
+Lane.  Yes, sir.  [Hands them on a salver.]
+
+SECOND ACT
+
+SCENE
+
+Garden at the Manor House.
+
+Algernon.  Lane!
+
+Lane.  Yes, sir.
+"""
+
+
+def test_ordinal_acts_bare_scene_and_place_paragraph():
+    """Wilde's layout (The Importance of Being Earnest, Gutenberg): `FIRST ACT`, a bare `SCENE`,
+    the place as a paragraph after a blank line, mixed-case `Name.` cues (recurring 3 times or more)."""
+    result, fmt = parse_text(WILDE, "auto", None)
+    assert fmt == "play"
+    ev = [(e.unit, e.kind, e.cue, e.text) for e in result.events]
+    assert ev[0] == ("ACT FIRST", "narration", None,
+                     "Morning-room in Algernon's flat in Half-Moon Street. The room is luxuriously and artistically furnished.")
+    assert [(e[2], e[3][:20]) for e in ev if e[1] == "dialogue"] == [
+        ("Algernon", "Did you hear what I "), ("Lane", "I didn't think it po"), ("Algernon", "I'm sorry for that, "),
+        ("Lane", "Yes, sir."), ("Algernon", "Lane!"), ("Lane", "Yes, sir.")]
+    assert ("ACT SECOND", "narration", None, "Garden at the Manor House.") in ev

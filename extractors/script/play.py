@@ -7,8 +7,9 @@ Layouts understood (all in one parser, line by line):
   (indented or not, until a blank line); `ROSALIND.` alone on its line with the speech below
   (Project Gutenberg's current layout); mixed-case abbreviations such as `Ros. words` count
   as cues when the alias resolver knows them or when they recur at least 3 times in the file;
-- headings `ACT I`, `SCENE II<TAB>place` / `SCENE II. place`, `PROLOGUE`, `EPILOGUE` set the
-  unit ("ACT I SCENE II"); a scene's place becomes a `narration` line once the scene has lines;
+- headings `ACT I`, `FIRST ACT`, `SCENE II<TAB>place` / `SCENE II. place`, a bare `SCENE`,
+  `PROLOGUE`, `EPILOGUE` set the unit ("ACT I SCENE II"); a scene's place (on the heading, or the
+  line or paragraph below it) becomes a `narration` line once the scene has lines;
 - `[Enter ORLANDO and ADAM]` on its own (possibly over several lines), Gutenberg's `[_Exit._]`,
   stand-alone `(parentheticals)` and paragraphs opening with Enter/Exit/Exeunt/Flourish... are
   `action` lines; directions inside a speech (`[Aside]`) are cut out of the words and emitted as
@@ -31,6 +32,8 @@ from .base import Emitter, ParseResult, clean, join_lines
 _NUM = r"(?:[IVXLC]+|[ivxlc]+|\d+|ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|FIRST|SECOND|THIRD|FOURTH|FIFTH|One|Two|Three|Four|Five|First|Second|Third|Fourth|Fifth)"
 ACT_RE = re.compile(rf"^\s*(?:ACT|Act)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:.]\s*)?(?P<rest>.*)$")
 SCENE_RE = re.compile(rf"^\s*(?:SCENE|Scene)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:]\s*)?(?P<place>.*)$")
+ORD_ACT_RE = re.compile(r"^\s*(?P<n>FIRST|SECOND|THIRD|FOURTH|FIFTH|First|Second|Third|Fourth|Fifth)\s+(?:ACT|Act)\.?\s*$")
+BARE_SCENE_RE = re.compile(r"^\s*(?:THE\s+)?(?:SCENE|Scene)\s*[.:]?\s*$")
 PART_RE = re.compile(r"^\s*(?P<n>PROLOGUE|EPILOGUE|INDUCTION|Prologue|Epilogue|Induction)\.?\s*$")
 CAST_RE = re.compile(
     r"^\s*(?:dramatis\s+person(?:ae|æ|\u00e6)|persons\s+represented|(?:the\s+)?persons\s+of\s+the\s+play|"
@@ -72,7 +75,8 @@ def _valid_tab_name(name: str) -> bool:
 
 
 def _is_heading(s: str) -> bool:
-    return bool(ACT_RE.match(s) and len(ACT_RE.match(s).group("rest")) < 80) or bool(SCENE_RE.match(s)) or bool(PART_RE.match(s))
+    return (bool(ACT_RE.match(s) and len(ACT_RE.match(s).group("rest")) < 80) or bool(SCENE_RE.match(s))
+            or bool(PART_RE.match(s)) or bool(ORD_ACT_RE.match(s)) or bool(BARE_SCENE_RE.match(s)))
 
 
 class _Cues:
@@ -198,12 +202,18 @@ class _PlayParser:
             s = raw.strip()
             i += 1
             if not s:
-                self.in_speech = self.after_heading = False
+                self.in_speech = False  # a heading's place may follow after a blank line
                 continue
             if self.after_heading:
                 self.after_heading = False
                 if not self.cues.match(raw) and not _is_heading(raw) and not s.startswith("[") and not DIRECTION_RE.match(s):
-                    self.pending_place = s  # "ACT I. SCENE I." then the place on the next line
+                    # "ACT I. SCENE I." then the place (a line or a paragraph) below it
+                    buf = [s]
+                    while i < n and self.lines[i].strip() and not self.cues.match(self.lines[i]) \
+                            and not _is_heading(self.lines[i]) and not self.lines[i].strip().startswith("["):
+                        buf.append(self.lines[i].strip())
+                        i += 1
+                    self.pending_place = " ".join(buf)
                     continue
             if s == self.title and self.title and self.title.upper() == self.title:
                 continue  # the title repeated before each act
@@ -229,6 +239,18 @@ class _PlayParser:
                 self.set_unit()
                 self.seen_structure, self.in_speech = True, False
                 self.after_heading = self.pending_place is None
+                continue
+            m = ORD_ACT_RE.match(raw)
+            if m:
+                self.flush()
+                self.act, self.scene, self.speaker, self.pending_place = f"ACT {m.group('n').upper()}", None, None, None
+                self.set_unit()
+                self.seen_structure, self.in_speech, self.after_heading = True, False, True
+                continue
+            if BARE_SCENE_RE.match(raw):
+                self.flush()
+                self.speaker, self.pending_place = None, None
+                self.seen_structure, self.in_speech, self.after_heading = True, False, True
                 continue
             m = PART_RE.match(raw)
             if m:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .conversation import OTHER, Turn, decode
+from .conversation import OTHER, Turn, Weights, decode
 
 PRON_GENDER = {"he": "male", "she": "female"}
 
@@ -23,6 +23,7 @@ class ConversationMixin:
     min_posterior = 0.4
     scene_paras = 6
     debug: list | None = None
+    weights: Weights | None = None   # the conversation model's weights (None: conversation.Weights())
     max_gap_paras = 1
     max_gap_chars = 600
     _ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:yes|no|oh|pray|dear|well)\s+)(sir|madam|ma'am|ma’am|my\s+lord|my\s+lady|your\s+ladyship|"
@@ -126,7 +127,7 @@ class ConversationMixin:
                             counts[c] = counts.get(c, 0) + 0.3
             cands = sorted(counts, key=lambda c: -counts[c])[:6]
             core = {t.fixed for t in turns if t.fixed} | {c for t in turns for c in t.narr_subj + t.narr_before}
-            post = decode(turns, cands, self.index.gender, prior, core=core)
+            post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=core)
             if self.debug is not None:
                 self.debug.append((run, turns, cands, post))
             for k, i in enumerate(run):

@@ -97,3 +97,23 @@ def test_unsure_guesses_are_held_not_emitted(tmp_path):
         Attributor.min_confidence = old
     guessed = [ln for ln in every if ln.speaker]
     assert guessed and all(ln.confidence < old for ln in guessed)
+
+
+def test_kinship_from_names_resolves_family_tags(tmp_path):
+    from extractors.novel.kinship import Kinship
+
+    mrs = Character(id="mrs_bennet", name="Mrs. Bennet", series="t", aliases=["Bennet"], gender="female")
+    mr = Character(id="mr_bennet", name="Mr. Bennet", series="t", gender="male")
+    jane = Character(id="jane", name="Jane", series="t", aliases=["Miss Bennet"], gender="female")
+    eliza = Character(id="elizabeth", name="Elizabeth", series="t", aliases=["Lizzy", "Miss Eliza"], gender="female")
+    chars = [eliza, jane, mr, mrs]
+    gender = {c.id: c.gender for c in chars}
+    k = Kinship(chars, gender, "Miss Elizabeth Bennet and Elizabeth Bennet again.")
+    assert k.relatives("mother", "elizabeth") == {"mrs_bennet"} and k.relatives("father", "jane") == {"mr_bennet"}
+    assert k.relatives("wife", "mr_bennet") == {"mrs_bennet"} and k.relatives("sister", "elizabeth") == {"jane"}
+    assert k.relatives("mother", "mrs_bennet") == set() and k.shared_miss("Miss Bennet") == {"jane", "elizabeth"}
+    text = ('Elizabeth Bennet came in with Jane.\n\n"We are back," said Elizabeth.\n\n'
+            '"And where have you been?" cried her mother.\n\n"Walking," said her father drily.\n')
+    d = dialogue(tmp_path, text, chars)
+    assert [ln.speaker for ln in d] == ["elizabeth", "mrs_bennet", "mr_bennet"]
+    assert d[1].confidence >= 0.85 and d[1].evidence == "explicit-verb"

@@ -37,7 +37,7 @@ def test_explicit_accuracy(scores):
 # Pride and Prejudice (0.600 at the default hold; 0.751 with every guess at precision 0.796), so
 # that case is an expected failure. The floors sit just under what was measured, so any regression fails.
 UNMET = {("PrideAndPrejudice", "accuracy")}
-FLOORS = {"PrideAndPrejudice": {"accuracy": 0.59, "precision": 0.90},
+FLOORS = {"PrideAndPrejudice": {"accuracy": 0.64, "precision": 0.91},
           "AlicesAdventuresInWonderland": {"accuracy": 0.885, "precision": 0.94}}
 
 

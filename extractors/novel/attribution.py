@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from extractors.characters import normalize_name
 
+from .kinship import KIN_NOUNS, Kinship
 from .names import Mention, NameIndex
 from .pronouns import PronounMixin
 from .turns import ConversationMixin
@@ -91,6 +92,7 @@ class Attribution:
     verb: str | None = None            # the speech verb of a pronoun/noun-phrase tag
     addressees: set = field(default_factory=set)  # `said to Jane`: never the speaker
     held: tuple | None = None          # (speaker, confidence, evidence) of a guess below the hold
+    kin: tuple | None = None           # `said her mother`: (gender of the possessor or None, "mother")
 
 
 class Attributor(PronounMixin, ConversationMixin):
@@ -102,6 +104,7 @@ class Attributor(PronounMixin, ConversationMixin):
             for p in dict.fromkeys(q.paras):
                 self.by_para.setdefault(p, []).append(i)
         self.narr_mentions = self._narration_mentions()
+        self.kin = Kinship(list(index.characters.values()), index.gender, text, index.lookup) if language != "zh" else None
 
     # ---- helpers -------------------------------------------------------------------------
     def _para_gaps(self, p: int) -> list[tuple[int, int]]:
@@ -140,6 +143,8 @@ class Attributor(PronounMixin, ConversationMixin):
             if (seg_start or re.search(r"(?:[,!?;]|\b(?:my|dear|dearest|oh|O|pray|yes|no|well))\s*(?:my\s+)?(?:dear(?:est)?\s+)?$", before, re.I)) \
                     and (after[:1] in (",", "!", "?", ";", ".", "") or after.startswith("--") or m.end >= q.spans[-1][1] - 1):
                 out.add(m.cid)
+                if self.kin:  # `Miss Bennet` said to any of the unmarried Bennet women
+                    out |= self.kin.shared_miss(m.surface)
         return out
 
     # ---- rule 1/2: tags ------------------------------------------------------------------
@@ -335,6 +340,10 @@ class Attributor(PronounMixin, ConversationMixin):
             res[i].vocatives = self.vocatives(q) | res[i].addressees
             if res[i].speaker in res[i].vocatives and res[i].rule not in ("verb-name", "name-verb"):
                 res[i] = Attribution(vocatives=res[i].vocatives)
+            if res[i].rule in ("verb-noun", "noun-verb") and res[i].surface:
+                km = re.match(r"(his|her|their)\s+(?:[a-z\-]+\s+)*?(" + "|".join(KIN_NOUNS) + r")$", res[i].surface.strip())
+                if km:
+                    res[i].kin = ({"his": "male", "her": "female"}.get(km.group(1)), km.group(2))
         self.runs, self.run_of = self._runs()
         self.turn_of: dict[int, tuple[int, int]] = {}
         for r, run in enumerate(self.runs):

@@ -40,6 +40,7 @@ class Turn:
     sug_why: str | None = None
     gap_before: bool = False            # a narration paragraph separates it from the turn before
     addr_gender: str | None = None      # `Sir` / `Madam` inside the quote: the gender of the person addressed
+    allowed: set | None = None          # `said her sister`: the speaker is one of these (kinship)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Weights:
     repeat_after_gap: float = 1.0
     third: float = -2.7
     third_after_gap: float = -2.4
+    kin_mismatch: float = -6.0          # not among the relatives a `said her sister` tag allows
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,
@@ -139,6 +141,8 @@ def _emission(turns: list[Turn], k: int, c: str, gender: dict, w: Weights) -> fl
     s = 0.0
     if c in t.vocatives:
         s += w.vocative_self
+    if t.allowed and c not in t.allowed:
+        s += w.kin_mismatch
     g = gender.get(c)
     if t.gender:
         if g is None:

@@ -75,6 +75,14 @@ class ConversationMixin:
                     a = res[j]
                     if a.speaker and a.rule in self.NAME_RULES:
                         t.fixed = t.fixed or a.speaker
+                    elif a.kin and not a.speaker and not t.fixed:
+                        kin = self._kin_speakers(j, a, res, run, k)
+                        if len(kin) == 1:  # `said her mother` and only one mother in the scene
+                            c = next(iter(kin))
+                            a.speaker, a.confidence, a.evidence, a.rule = c, 0.9, "explicit-verb", a.rule + "/kin"
+                            t.fixed = c
+                        elif kin:
+                            t.allowed = kin
                     elif a.pron_tag and t.gender is None:
                         t.gender = a.want_gender
                         if a.want_gender:
@@ -146,6 +154,29 @@ class ConversationMixin:
                     a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                     a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
 
+
+    def _kin_speakers(self, j: int, a, res: list, run: list[int], k: int) -> set[str]:
+        """`said her mother`: the mothers of the people of the scene of the possessor's gender (the
+        run's tagged speakers, the speakers of the turns just before, the people addressed, the
+        characters named in the narration of this paragraph and the two before it)."""
+        g, noun = a.kin
+        p = self.quotes[j].para
+        people: list[str] = []
+        for kk, i in enumerate(run):
+            if kk < k - 2 and not (res[i].speaker and res[i].rule in self.NAME_RULES):
+                continue
+            for jj in self._para_quotes(self.quotes[i].para):
+                if res[jj].speaker:
+                    people.append(res[jj].speaker)
+                if abs(kk - k) <= 1:
+                    people.extend(res[jj].vocatives)
+        for pp in range(max(0, p - 2), p + 1):
+            people.extend(m.cid for m in self.narr_mentions.get(pp, []))
+        out: set[str] = set()
+        for c in dict.fromkeys(people):
+            if g is None or self.index.gender.get(c) == g:
+                out |= self.kin.relatives(noun, c)
+        return out - a.vocatives
 
     def _runs(self) -> tuple[list[list[int]], dict[int, int]]:
         """Runs of quote paragraphs (one quote per paragraph: its first) with at most one short

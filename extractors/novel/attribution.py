@@ -103,8 +103,16 @@ class Attributor(PronounMixin, ConversationMixin):
         for i, q in enumerate(quotes):
             for p in dict.fromkeys(q.paras):
                 self.by_para.setdefault(p, []).append(i)
-        self.narr_mentions = self._narration_mentions()
         self.kin = Kinship(list(index.characters.values()), index.gender, text, index.lookup) if language != "zh" else None
+        self.kin_mentions: list[Mention] = []
+        self.narr_mentions = self._narration_mentions()
+        if self.kin:
+            self.kin_mentions = self._narration_kin_mentions()
+            for m in self.kin_mentions:
+                self.narr_mentions.setdefault(m.para, []).append(m)
+            for ms in self.narr_mentions.values():
+                ms.sort(key=lambda m: m.start)
+        self._kin_starts = [m.start for m in self.kin_mentions]
 
     # ---- helpers -------------------------------------------------------------------------
     def _para_gaps(self, p: int) -> list[tuple[int, int]]:
@@ -121,6 +129,45 @@ class Attributor(PronounMixin, ConversationMixin):
                 ms.extend(self.index.mentions(self.text, s, e))
             out[p] = ms
         return out
+
+    _KIN_NP = re.compile(r"\b([Hh]is|[Hh]er|[Tt]heir)\s+(?:own\s+|dear\s+|poor\s+|eldest\s+|youngest\s+|elder\s+|younger\s+)?("
+                         + "|".join(KIN_NOUNS) + r")\b")
+
+    def _narration_kin_mentions(self) -> list[Mention]:
+        """`her father`, `his wife` in the narration, as mentions of the one relative they can be
+        (the possessor: a character of that gender named in this paragraph before it, or in the
+        two paragraphs before)."""
+        out = []
+        for p in range(len(self.paras)):
+            for s, e in self._para_gaps(p):
+                for km in self._KIN_NP.finditer(self.text, s, e):
+                    g = {"his": "male", "her": "female"}.get(km.group(1).lower())
+                    owners = [m.cid for pp in range(max(0, p - 2), p) for m in self.narr_mentions.get(pp, [])]
+                    owners += [m.cid for m in self.narr_mentions.get(p, []) if m.start < km.start()]
+                    rel: set[str] = set()
+                    for c in dict.fromkeys(owners):
+                        if g is None or self.index.gender.get(c) == g:
+                            rel |= self.kin.relatives(km.group(2).lower(), c)
+                    if len(rel) == 1:
+                        m = Mention(km.start(), km.end(), next(iter(rel)), km.group(0))
+                        m.para = p
+                        out.append(m)
+        return out
+
+    def mentions(self, s: int, e: int) -> list[Mention]:
+        """Character mentions in text[s:e]: names and aliases, and resolved `her father`-like phrases."""
+        ms = self.index.mentions(self.text, s, e)
+        if self.kin_mentions:
+            import bisect
+            k = bisect.bisect_left(self._kin_starts, s)
+            extra = []
+            while k < len(self.kin_mentions) and self.kin_mentions[k].start < e:
+                if self.kin_mentions[k].end <= e:
+                    extra.append(self.kin_mentions[k])
+                k += 1
+            if extra:
+                ms = sorted(ms + extra, key=lambda m: m.start)
+        return ms
 
     def _quote_text_mentions(self, q: Quote) -> list[Mention]:
         ms = []
@@ -203,7 +250,7 @@ class Attributor(PronounMixin, ConversationMixin):
         of a preposition, possessives, nor inside a subordinate clause."""
         t = self.text
         cands = []
-        for nm in self.index.mentions(t, a, b):
+        for nm in self.mentions(a, b):
             before = t[max(a, nm.start - 16):nm.start]
             if self._PREP.search(before) or self._SUBORD.search(before) or t[nm.end:nm.end + 2] in ("'s", "’s"):
                 continue
@@ -244,7 +291,7 @@ class Attributor(PronounMixin, ConversationMixin):
                 if m.group(0)[0] in ".!?":
                     sent = m.end()
         cands = self._tag_subjects(cut, v_start)
-        for nm in self.index.mentions(t, cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
+        for nm in self.mentions(cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
             if re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*", t[nm.end:v_start]) \
                     and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]):
                 cands = [(nm.start, nm.cid, None, nm.surface)]

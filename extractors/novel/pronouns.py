@@ -104,7 +104,7 @@ class PronounMixin:
     def _subject_mentions(self, s: int, e: int, gender: str | None) -> list[Mention]:
         """Mentions in text[s:e] that are not objects of a preposition nor possessives."""
         out = []
-        for m in self.index.mentions(self.text, s, e):
+        for m in self.mentions(s, e):
             if gender and self.index.gender.get(m.cid) != gender:
                 continue
             if self._PREP.search(self.text[max(s, m.start - 16):m.start]) or self.text[m.end:m.end + 2] in ("'s", "’s"):
@@ -164,7 +164,7 @@ class PronounMixin:
             if prev and self.index.gender.get(prev) == gender and prev not in voc:
                 return prev, 0.8, "continue"
         # any mention of that gender in the paragraph (possessives too)
-        same = [m for m in self.index.mentions(self.text, ps, q.outer[0][0])
+        same = [m for m in self.mentions(ps, q.outer[0][0])
                 if self.index.gender.get(m.cid) == gender and m.cid not in voc
                 and not self._PREP.search(self.text[max(ps, m.start - 16):m.start])
                 and not any(self.quotes[j].outer[0][0] <= m.start < self.quotes[j].outer[-1][1]

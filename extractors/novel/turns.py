@@ -54,7 +54,7 @@ class ConversationMixin:
         found = set()
         for j in idx:
             for s, e in self.quotes[j].spans:
-                for m in self._ADDRESS.finditer(self.text, s, e):
+                for m in self._ADDRESS.finditer(self.text[s:e]):  # on the slice: `^` is the quote's start
                     w = m.group(1).lower()
                     found.add("male" if w in ("sir", "my lord", "your lordship") else "female")
         return found.pop() if len(found) == 1 else None
@@ -92,6 +92,13 @@ class ConversationMixin:
                             if cid and why in self.SUGGEST:
                                 t.suggestion, t.suggestion_weight = cid, self.SUGGEST[why]
                             t.sug_why = why
+                if self.kin:
+                    for noun in self._kin_address(idx):  # `my dear father,`: the father of someone in the scene
+                        rel = self._kin_speakers(idx[0], None, res, run, k, want=(None, noun))
+                        if len(rel) == 1:
+                            t.vocatives |= rel
+                            for j in idx:
+                                res[j].vocatives |= rel
                 t.narr_subj, t.soft_gender = self._narr_subjects(p, t.vocatives)
                 t.addr_gender = self._address_gender(idx)
                 lo = (prev_p + 1) if prev_p is not None else max(0, p - 1)
@@ -155,11 +162,22 @@ class ConversationMixin:
                     a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
 
 
-    def _kin_speakers(self, j: int, a, res: list, run: list[int], k: int) -> set[str]:
+    _KIN_ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:dear|dearest|oh|yes|no|pray|well)\s+)(mamma|mama|mother|papa|father)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
+
+    def _kin_address(self, idx: list[int]) -> set[str]:
+        out = set()
+        for j in idx:
+            for s, e in self.quotes[j].spans:
+                for m in self._KIN_ADDRESS.finditer(self.text[s:e]):  # on the slice: `^` is the quote's start
+                    w = m.group(1).lower()
+                    out.add("mother" if w in ("mamma", "mama", "mother") else "father")
+        return out
+
+    def _kin_speakers(self, j: int, a, res: list, run: list[int], k: int, want: tuple | None = None) -> set[str]:
         """`said her mother`: the mothers of the people of the scene of the possessor's gender (the
         run's tagged speakers, the speakers of the turns just before, the people addressed, the
         characters named in the narration of this paragraph and the two before it)."""
-        g, noun = a.kin
+        g, noun = want or a.kin
         p = self.quotes[j].para
         people: list[str] = []
         for kk, i in enumerate(run):
@@ -176,7 +194,7 @@ class ConversationMixin:
         for c in dict.fromkeys(people):
             if g is None or self.index.gender.get(c) == g:
                 out |= self.kin.relatives(noun, c)
-        return out - a.vocatives
+        return out - a.vocatives if a is not None else out
 
     def _runs(self) -> tuple[list[list[int]], dict[int, int]]:
         """Runs of quote paragraphs (one quote per paragraph: its first) with at most one short

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/novel_attribution_dev.py [Pride:RULE ...]   (RULE as printed, e.g. conv)
 
-First line per book: the default output (guesses below `Attributor.min_confidence` held back).
+First line per book: the default output (guesses below `attribution.DEFAULT_MIN_CONFIDENCE` held back).
 Per-rule counts and the threshold sweep are computed on every guess (the hold switched off).
 """
 import collections
@@ -27,19 +27,17 @@ def line(b, res, dt):
             " ".join(f"{t[:4]} {r['accuracy']:.3f}/{r['precision']:.3f}" for t, r in res["by_type"].items()) + f" | {dt:.2f}s")
 
 
-default_hold = attribution.Attributor.min_confidence
+default_hold = attribution.DEFAULT_MIN_CONFIDENCE
 for b in books:
     d = D / b
     chars = pdnc.load_characters(d)
     gold = pdnc.load_quotes(d)
     text = (d / "novel_text.txt").read_text()
-    attribution.Attributor.min_confidence = default_hold
     t0 = time.time()
-    lines = extract_novel(d / "novel_text.txt", b, chars, language="en")
+    lines = extract_novel(d / "novel_text.txt", b, chars, language="en")  # the default hold
     dt = time.time() - t0
     print(line(b, evaluate.score(gold, lines), dt) + f"  (default, hold < {default_hold})")
-    attribution.Attributor.min_confidence = 0.0
-    lines = extract_novel(d / "novel_text.txt", b, chars, language="en")
+    lines = extract_novel(d / "novel_text.txt", b, chars, language="en", min_confidence=0.0)
     print(line(b, evaluate.score(gold, lines), 0.0) + "  (every guess)")
     m = evaluate.match(gold, lines)
     byrule = collections.defaultdict(lambda: [0, 0])
@@ -76,4 +74,3 @@ for b in books:
         right = sum(1 for g, p in att if g == p)
         out.append(f"{th:.2f}:{right/len(rows):.3f}/{right/max(1,len(att)):.3f}")
     print("   thresholds acc/prec  " + "  ".join(out))
-attribution.Attributor.min_confidence = default_hold

@@ -101,3 +101,15 @@ def test_eval_attribution_json(root, pdnc, tmp_path):
     assert set(res["by_type"]) == {"Explicit", "Anaphoric", "Implicit"}
     assert res["overall"]["quotes"] == 697
     assert isinstance(res["confusions"], list) and {"gold", "predicted", "count"} <= set(res["confusions"][0])
+
+
+def test_eval_attribution_min_confidence_is_the_hold(root, pdnc, tmp_path):
+    """--min-confidence: the default is the calibrated hold; 0 emits every rule guess."""
+    scores = {}
+    for label, extra in (("default", []), ("every", ["--min-confidence", "0"])):
+        out = tmp_path / f"{label}.json"
+        p = run(root, "eval", "attribution", "--gold", str(pdnc / "AlicesAdventuresInWonderland"), "--json", str(out), *extra)
+        assert p.returncode == 0, p.stderr
+        scores[label] = json.loads(out.read_text())["overall"]
+    assert scores["every"]["coverage"] > scores["default"]["coverage"] >= 0.9
+    assert scores["default"]["precision"] >= 0.90 and scores["default"]["precision"] > scores["every"]["precision"]

@@ -61,8 +61,10 @@ def _has_words(s: str) -> bool:
     return any(ch.isalnum() for ch in s)
 
 
-def analyse(text: str, characters: list[Character], language: str) -> tuple[list, list[tuple[int, int]], list[int], list[Quote], list[Attribution]]:
-    """Chapters, paragraphs, paragraph->chapter, quotes and their rule attributions."""
+def analyse(text: str, characters: list[Character], language: str, min_confidence: float | None = None
+            ) -> tuple[list, list[tuple[int, int]], list[int], list[Quote], list[Attribution]]:
+    """Chapters, paragraphs, paragraph->chapter, quotes and their rule attributions (guesses below
+    `min_confidence` held back; None: the attribution default)."""
     chapters = split_chapters(text)
     paras: list[tuple[int, int]] = []
     para_ch: list[int] = []
@@ -79,16 +81,20 @@ def analyse(text: str, characters: list[Character], language: str) -> tuple[list
             para_ch.append(ci)
     quotes = find_quotes(text, paras, detect_style(text))
     index = NameIndex(characters, language)
-    attrs = Attributor(text, paras, quotes, index, language).run() if quotes else []
+    attrs = Attributor(text, paras, quotes, index, language, min_confidence).run() if quotes else []
     return chapters, paras, para_ch, quotes, attrs
 
 
 def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
                   language: str | None = None, encoding: str | None = None, llm=None,
                   llm_kwargs: dict | None = None, progress: Callable[[int], None] | None = None,
-                  text: str | None = None, min_confidence: float = 0.0) -> list[Line]:
+                  text: str | None = None, min_confidence: float | None = None) -> list[Line]:
     """Line records of a novel: `dialogue` for each quotation (speaker by the rules, then by the
     LLM when `llm` is given), `narration`/`action` for the text between.
+
+    `min_confidence` is the hold: rule guesses below it are not emitted (None: the calibrated
+    default `attribution.DEFAULT_MIN_CONFIDENCE`; 0: every guess). With an LLM, held quotes are
+    sent to it, and a held guess fills only a quote the LLM leaves unresolved.
 
     Raises InputError for an empty or undecodable file and for a text without quotations."""
     path = Path(path)
@@ -98,7 +104,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     language = language or detect_language(text)
     if language not in ("en", "zh"):
         raise InputError(f"language must be en or zh, not {language!r}")
-    chapters, paras, para_ch, quotes, attrs = analyse(text, chars, language)
+    chapters, paras, para_ch, quotes, attrs = analyse(text, chars, language, min_confidence)
     if not quotes:
         raise InputError(f"no quotations found in {len(paras)} paragraph(s); is this a novel with dialogue?", path)
     names = {c.id: c for c in chars}
@@ -127,8 +133,6 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
             q = quotes[payload]
             a = attrs[payload]
             q_line[len(lines)] = payload
-            if a.speaker and (a.confidence or 0) < min_confidence:  # too unsure: leave it to the LLM / unresolved
-                a = Attribution(rule=a.rule)
             ch = chapters[para_ch[q.para]]
             words = _clean(" ".join(text[s:e] for s, e in q.spans), language)
             extra = {"start": q.start, "end": q.end, "chapter": ch.number, "paragraph": q.para}
@@ -164,7 +168,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
 
             for n, ln in enumerate(lines):
                 h = held.get(q_line.get(n, -1))
-                if ln.kind == "dialogue" and ln.speaker is None and h and h[1] >= min_confidence:
+                if ln.kind == "dialogue" and ln.speaker is None and h:
                     lines[n] = replace(ln, speaker=h[0], confidence=round(h[1], 3), evidence=h[2],
                                        name=names[h[0]].name if h[0] in names else None)
     return lines

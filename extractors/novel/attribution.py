@@ -103,9 +103,11 @@ DEFAULT_MIN_CONFIDENCE = 0.85
 
 class Attributor(PronounMixin, ConversationMixin):
     def __init__(self, text: str, paragraphs: list[tuple[int, int]], quotes: list[Quote], index: NameIndex,
-                 language: str = "en", min_confidence: float | None = None):
+                 language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):
         if min_confidence is not None:
             self.min_confidence = min_confidence
+        # chapter of each paragraph: an exchange never runs across a chapter heading
+        self.para_ch = para_chapter if para_chapter is not None else [0] * len(paragraphs)
         self.text, self.paras, self.quotes, self.index, self.lang = text, paragraphs, quotes, index, language
         self.by_para: dict[int, list[int]] = {}
         for i, q in enumerate(quotes):

@@ -81,7 +81,7 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
             para_ch.append(ci)
     quotes = find_quotes(text, paras, detect_style(text))
     index = NameIndex(characters, language)
-    attrs = Attributor(text, paras, quotes, index, language, min_confidence).run() if quotes else []
+    attrs = Attributor(text, paras, quotes, index, language, min_confidence, para_ch).run() if quotes else []
     return chapters, paras, para_ch, quotes, attrs
 
 

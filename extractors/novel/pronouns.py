@@ -84,6 +84,8 @@ class PronounMixin:
         q = self.quotes[i]
         events: list[tuple[int, str]] = []
         lo = max(0, q.para - window_paras)
+        while lo < q.para and self.para_ch[lo] != self.para_ch[q.para]:  # not across a chapter heading
+            lo += 1
         for p in range(lo, q.para + 1):
             for m in self.narr_mentions.get(p, []):
                 if m.start < q.outer[0][0]:

@@ -135,7 +135,8 @@ class ConversationMixin:
                 prior[c] = 0.6 - 0.2 * rank
             if r > 0:  # scene continuity: who spoke in the exchange just before
                 prev_run = self.runs[r - 1]
-                if self.quotes[run[0]].para - self.quotes[prev_run[-1]].paras[-1] <= self.scene_paras:
+                if self.quotes[run[0]].para - self.quotes[prev_run[-1]].paras[-1] <= self.scene_paras \
+                        and self.para_ch[self.quotes[run[0]].para] == self.para_ch[self.quotes[prev_run[-1]].para]:
                     for j in prev_run[-4:]:
                         c = res[j].speaker
                         if c:
@@ -208,7 +209,7 @@ class ConversationMixin:
                 prev_p = self.quotes[runs[-1][-1]].paras[-1]
                 gap = range(prev_p + 1, p)
                 gap_len = sum(self.paras[g][1] - self.paras[g][0] for g in gap)
-                if len(gap) <= self.max_gap_paras and gap_len < self.max_gap_chars:
+                if len(gap) <= self.max_gap_paras and gap_len < self.max_gap_chars and self.para_ch[p] == self.para_ch[prev_p]:
                     runs[-1].append(idx[0])
                     continue
             runs.append([idx[0]])

@@ -283,6 +283,11 @@ class Attributor(PronounMixin, ConversationMixin):
         if not seg.strip() or not re.search(r"(?:[,:\-—]|" + _V + r")\s*$", seg):
             return None
         e = s + len(seg)
+        # `…, when thus accosted by Miss Bingley,` / `addressed by her mother:`: the agent speaks
+        ms = self.mentions(max(s, e - 80), e)
+        if ms and re.fullmatch(r"[\s,:\-—]*", t[ms[-1].end:e]) \
+                and re.search(r"\b\w+ed\s+by\s+$", t[max(s, ms[-1].start - 40):ms[-1].start]):
+            return Attribution(ms[-1].cid, 0.9, "explicit-verb", "pre-by-name", ms[-1].surface)
         # the last speech verb, close to the quote, with nothing after it but a short complement
         vm = None
         for m in re.finditer(r"\b" + _V, t[max(s, e - 140):e]):

@@ -98,7 +98,7 @@ class Attribution:
 
 
 # The default hold (see 5. above): measured with benchmarks/novel_attribution_dev.py (threshold sweep).
-DEFAULT_MIN_CONFIDENCE = 0.85
+DEFAULT_MIN_CONFIDENCE = 0.75
 
 
 class Attributor(PronounMixin, ConversationMixin):

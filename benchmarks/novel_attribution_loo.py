@@ -45,7 +45,7 @@ class Book:
         self.name = name
         self.chars = pdnc.load_characters(d)
         self.text = read_novel(d / "novel_text.txt")
-        _, self.paras, _, self.quotes, _ = analyse(self.text, [], "en")
+        _, self.paras, self.para_ch, self.quotes, _ = analyse(self.text, [], "en")
         self.index = NameIndex(self.chars, "en")
         gold = pdnc.load_quotes(d)
         # each gold quote -> the extracted quote overlapping it most (None: not found)
@@ -61,7 +61,7 @@ class Book:
             self.gold.append((g.speaker, arg))
 
     def rows(self, w: Weights) -> list[tuple[str, str | None, float]]:
-        at = Attributor(self.text, self.paras, self.quotes, self.index, "en")
+        at = Attributor(self.text, self.paras, self.quotes, self.index, "en", 0.0, self.para_ch)
         at.min_confidence = 0.0
         at.weights = w
         res = at.run()

@@ -43,6 +43,69 @@ class PronounMixin:
                 loose = ms[-1].cid
         return loose if self.narr_recent_loose else None
 
+    # ---- centering: the antecedent of a subject pronoun is the subject of an earlier main clause ----
+    _CLAUSE_SPLIT = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.!?;]+[\"'”’)]*\s+|\s*--\s*(?=[A-Z])")
+    _CHUNK_LEAD = re.compile(r"[\s\"'“”‘’(_*—–-]*(?:(?:and|but|then|so|yet|now|thus|here|there|however|at\s+length|at\s+last|"
+                             r"immediately|instantly|presently|soon|still|again|nor|or)\b[\s,]*)*")
+    _PRON_SUBJ = re.compile(r"(he|she|it|they|I|we|you)\b", re.I)
+    center_max_clauses = 6
+
+    def _clause_subject(self, s: int, e: int, ms: list[Mention]) -> tuple[str | None, str | None] | None:
+        """The subject of the main clause in text[s:e]: the first comma chunk that opens (after a
+        conjunction or adverb) with a name or a personal pronoun (a chunk opened by `when`, `after`,
+        a preposition, a participle… is subordinate and skipped). -> (cid, None) for a character,
+        (None, pronoun) for a pronoun, None when no subject is found."""
+        t = self.text
+        pos = s
+        chunk_starts = [s] + [s + m.end() for m in re.finditer(r",", t[s:e])]
+        for cs in chunk_starts:
+            lead = self._CHUNK_LEAD.match(t, cs, e)
+            pos = lead.end()
+            for m in ms:
+                if m.start == pos:
+                    if t[m.end:m.end + 2] in ("'s", "’s"):
+                        break
+                    return m.cid, None
+                if m.start > pos:
+                    break
+            pm = self._PRON_SUBJ.match(t, pos, e)
+            if pm:
+                return None, pm.group(1).lower()
+        return None
+
+    def _center(self, i: int, gender: str, exclude: set, max_paras: int = 2) -> str | None:
+        """Centering for a pronoun tag (`she added`): walk back over the main clauses of the narration
+        before quote i (its own paragraph, then narration-only paragraphs) and return the subject of
+        the nearest clause whose subject is a character of `gender`; clauses whose subject is a
+        pronoun, another character or nothing are passed over. None when no such clause is found
+        within `center_max_clauses`."""
+        q = self.quotes[i]
+        p = q.para
+        segs = [(s, e) for s, e in self._para_gaps(p) if e <= q.outer[0][0]]
+        for pp in range(p - 1, max(-1, p - 1 - max_paras), -1):
+            if self.by_para.get(pp):
+                break
+            segs.insert(0, self.paras[pp])
+        clauses: list[tuple[int, int]] = []
+        for s, e in segs:
+            a = s
+            for m in self._CLAUSE_SPLIT.finditer(self.text, s, e):
+                clauses.append((a, m.start()))
+                a = m.end()
+            clauses.append((a, e))
+        n = 0
+        for s, e in reversed(clauses):
+            if e - s < 2:
+                continue
+            n += 1
+            if n > self.center_max_clauses:
+                break
+            ms = self.mentions(s, e)
+            subj = self._clause_subject(s, e, ms)
+            if subj and subj[0] and subj[0] not in exclude and self.index.gender.get(subj[0]) == gender:
+                return subj[0]
+        return None
+
 
     def _leftover_pronouns(self, res: list[Attribution]) -> None:
         """Pronoun tags the conversation model did not settle (a second quote of a paragraph, or a

@@ -19,7 +19,7 @@ PRON_GENDER = {"he": "male", "she": "female"}
 
 class ConversationMixin:
     NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb")
-    SUGGEST = {"narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
+    SUGGEST = {"center": 2.5, "narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
     min_posterior = 0.4
     scene_paras = 6
     debug: list | None = None
@@ -86,7 +86,9 @@ class ConversationMixin:
                     elif a.pron_tag and t.gender is None:
                         t.gender = a.want_gender
                         if a.want_gender:
-                            cid, why = self._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
+                            cid, why = self._center(j, a.want_gender, a.vocatives), "center"
+                            if cid is None:
+                                cid, why = self._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
                             if cid is None:
                                 cid, conf, why = self._resolve_pronoun(j, a.want_gender, res, final=False)
                             if cid and why in self.SUGGEST:

@@ -23,16 +23,31 @@ class PronounMixin:
     _CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s*|--\s*|\b(?:and|but|when|while|as|where|till|until|before|after|though|although|that|"
                                r"then|so|yet|which|who)\s+|,\s*)(?:(?:however|then|now|at\s+last|at\s+length|immediately|instantly),?\s+)?$")
 
-    def _narr_recent(self, i: int, gender: str, exclude: set, max_paras: int = 2) -> str | None:
-        """The nearest character of `gender` named as a possible subject in the narration before
-        quote i: its own paragraph first, then up to `max_paras` narration-only paragraphs before it."""
+    carry_tail = True   # the narration after the last quote of the paragraph before counts as narration before
+
+    def _narr_segments_before(self, i: int, max_paras: int) -> list[tuple[int, int]]:
+        """The narration before quote i: its own paragraph's narration before it, then up to
+        `max_paras` narration-only paragraphs before that; a paragraph with quotes stops the walk,
+        but its narration after its last quote (`"…" said Elizabeth to herself. She then sought
+        her sister…`) is taken first (`carry_tail`)."""
         q = self.quotes[i]
         p = q.para
         segs = [(s, e) for s, e in self._para_gaps(p) if e <= q.outer[0][0]]
         for pp in range(p - 1, max(-1, p - 1 - max_paras), -1):
             if self.by_para.get(pp):
+                if self.carry_tail:
+                    last = max(self.quotes[j].outer[-1][1] for j in self.by_para[pp])
+                    tail = [(s, e) for s, e in self._para_gaps(pp) if s >= last and self.text[s:e].strip()]
+                    if tail and len(self.text[tail[-1][0]:tail[-1][1]].split()) >= 4:
+                        segs = tail[-1:] + segs
                 break
             segs.insert(0, self.paras[pp])
+        return segs
+
+    def _narr_recent(self, i: int, gender: str, exclude: set, max_paras: int = 2) -> str | None:
+        """The nearest character of `gender` named as a possible subject in the narration before
+        quote i: its own paragraph first, then up to `max_paras` narration-only paragraphs before it."""
+        segs = self._narr_segments_before(i, max_paras)
         loose = None
         for s, e in reversed(segs):
             ms = [m for m in self._subject_mentions(s, e, gender) if m.cid not in exclude]
@@ -79,13 +94,7 @@ class PronounMixin:
         the nearest clause whose subject is a character of `gender`; clauses whose subject is a
         pronoun, another character or nothing are passed over. None when no such clause is found
         within `center_max_clauses`."""
-        q = self.quotes[i]
-        p = q.para
-        segs = [(s, e) for s, e in self._para_gaps(p) if e <= q.outer[0][0]]
-        for pp in range(p - 1, max(-1, p - 1 - max_paras), -1):
-            if self.by_para.get(pp):
-                break
-            segs.insert(0, self.paras[pp])
+        segs = self._narr_segments_before(i, max_paras)
         clauses: list[tuple[int, int]] = []
         for s, e in segs:
             a = s

@@ -207,14 +207,29 @@ class ConversationMixin:
                 out |= self.kin.relatives(noun, c)
         return out - a.vocatives if a is not None else out
 
+    thoughts_apart = True
+    _THOUGHT = re.compile(r"[\s,;:!?.\-—–]*(?:(?:[\w.]+\s+){0,3}?thought\b|(?:\w+\s+)?(?:thought|said|cried|exclaimed|whispered|"
+                          r"added|continued|repeated|muttered|murmured)\s+(?:[\w.]+\s+){0,3}?to\s+(?:her|him|them)sel(?:f|ves)\b)")
+
+    def _is_thought(self, j: int) -> bool:
+        """`"…," thought she` / `said Elizabeth to herself`: a quote tagged as a thought (the tag
+        right after one of its parts, in the same paragraph)."""
+        q = self.quotes[j]
+        for k, (s, e) in enumerate(q.outer):
+            if q.paras[k] != q.para:
+                continue
+            if self._THOUGHT.match(self.text, e, min(e + 80, self.paras[q.para][1])):
+                return True
+        return False
+
     def _runs(self) -> tuple[list[list[int]], dict[int, int]]:
         """Runs of quote paragraphs (one quote per paragraph: its first) with at most one short
         narration paragraph between them: the exchanges where turn-taking applies."""
         runs: list[list[int]] = []
         for p in sorted(self.by_para):
             idx = [j for j in self.by_para[p] if self.quotes[j].para == p]
-            if not idx:
-                continue
+            if not idx or (self.thoughts_apart and all(self._is_thought(j) for j in idx)):
+                continue  # a paragraph of thoughts is not a turn of the exchange
             if runs:
                 prev_p = self.quotes[runs[-1][-1]].paras[-1]
                 gap = range(prev_p + 1, p)

@@ -116,6 +116,9 @@ class PronounMixin:
         return None
 
 
+    center_outside_runs = True
+    center_outside_conf = 0.8
+
     def _leftover_pronouns(self, res: list[Attribution]) -> None:
         """Pronoun tags the conversation model did not settle (a second quote of a paragraph, or a
         turn it left open): the paragraph's own speaker when the gender fits, else the resolver."""
@@ -132,6 +135,11 @@ class PronounMixin:
                     break
             if a.speaker:
                 continue
+            if self.center_outside_runs and i not in self.turn_of:  # a thought, a lone quote: no exchange to decode
+                cid = self._center(i, a.want_gender, a.vocatives)
+                if cid:
+                    a.speaker, a.confidence, a.evidence, a.rule = cid, self.center_outside_conf, "explicit-verb", f"{a.rule}/center"
+                    continue
             cid, conf, why = self._resolve_pronoun(i, a.want_gender, res, final=True)
             if cid:
                 a.speaker, a.confidence, a.evidence, a.rule = cid, conf, "explicit-verb", f"{a.rule}/{why}"

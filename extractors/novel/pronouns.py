@@ -15,6 +15,7 @@ import re
 
 from .names import Mention
 
+_GENDER_PRON = {"female": "she", "male": "he"}
 _CONTINUE = re.compile(r"\b(?:added|adding|continued|continuing|went\s+on|resumed|pursued|persisted|repeated)\b")
 
 
@@ -64,12 +65,18 @@ class PronounMixin:
                              r"immediately|instantly|presently|soon|still|again|nor|or)\b[\s,]*)*")
     _PRON_SUBJ = re.compile(r"(he|she|it|they|I|we|you)\b", re.I)
     center_max_clauses = 6
+    center_cataphora = True
 
     def _clause_subject(self, s: int, e: int, ms: list[Mention]) -> tuple[str | None, str | None] | None:
         """The subject of the main clause in text[s:e]: the first comma chunk that opens (after a
         conjunction or adverb) with a name or a personal pronoun (a chunk opened by `when`, `after`,
         a preposition, a participle… is subordinate and skipped). -> (cid, None) for a character,
         (None, pronoun) for a pronoun, None when no subject is found."""
+        r = self._clause_subject_at(s, e, ms)
+        return r[:2] if r else None
+
+    def _clause_subject_at(self, s: int, e: int, ms: list[Mention]) -> tuple[str | None, str | None, int] | None:
+        """`_clause_subject` with the subject's offset."""
         t = self.text
         pos = s
         chunk_starts = [s] + [s + m.end() for m in re.finditer(r",", t[s:e])]
@@ -80,12 +87,12 @@ class PronounMixin:
                 if m.start == pos:
                     if t[m.end:m.end + 2] in ("'s", "’s"):
                         break
-                    return m.cid, None
+                    return m.cid, None, pos
                 if m.start > pos:
                     break
             pm = self._PRON_SUBJ.match(t, pos, e)
             if pm:
-                return None, pm.group(1).lower()
+                return None, pm.group(1).lower(), pos
         return None
 
     def _center(self, i: int, gender: str, exclude: set, max_paras: int = 2) -> str | None:
@@ -110,9 +117,16 @@ class PronounMixin:
             if n > self.center_max_clauses:
                 break
             ms = self.mentions(s, e)
-            subj = self._clause_subject(s, e, ms)
+            subj = self._clause_subject_at(s, e, ms)
             if subj and subj[0] and subj[0] not in exclude and self.index.gender.get(subj[0]) == gender:
                 return subj[0]
+            if self.center_cataphora and subj and subj[1] == _GENDER_PRON.get(gender):
+                # `when at last Kitty did, she said`: the pronoun subject of the main clause is the
+                # one character of that gender named as a subject in the subordinate clause before it
+                cs = {m.cid for m in self._subject_mentions(s, subj[2], gender) if m.cid not in exclude
+                      and self.text[m.end:m.end + 2] not in ("'s", "’s")}
+                if len(cs) == 1:
+                    return cs.pop()
         return None
 
 

@@ -32,13 +32,13 @@ def test_explicit_accuracy(scores):
     assert res["by_type"]["Explicit"]["accuracy"] >= 0.95, (book, res["by_type"]["Explicit"])
 
 
-# Issue 3's targets at the default hold (attribution.DEFAULT_MIN_CONFIDENCE = 0.70): precision >= 0.90
-# is met on both books (measured: P&P 0.917, Alice 0.933); overall accuracy >= 0.80 is met on Alice
-# (0.907) but not on Pride and Prejudice (0.730; 0.826 with every guess at precision 0.861), so that
+# Issue 3's targets at the default hold (attribution.DEFAULT_MIN_CONFIDENCE = 0.65): precision >= 0.90
+# is met on both books (measured: P&P 0.917, Alice 0.947); overall accuracy >= 0.80 is met on Alice
+# (0.915) but not on Pride and Prejudice (0.754; 0.832 with every guess at precision 0.869), so that
 # case is an expected failure. The floors sit just under what was measured, so any regression fails.
 UNMET = {("PrideAndPrejudice", "accuracy")}
-FLOORS = {"PrideAndPrejudice": {"accuracy": 0.722, "precision": 0.91},
-          "AlicesAdventuresInWonderland": {"accuracy": 0.90, "precision": 0.925}}
+FLOORS = {"PrideAndPrejudice": {"accuracy": 0.745, "precision": 0.91},
+          "AlicesAdventuresInWonderland": {"accuracy": 0.905, "precision": 0.935}}
 
 
 def _target(book: str, value: float, target: float, what: str) -> None:

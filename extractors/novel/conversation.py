@@ -65,16 +65,18 @@ class Weights:
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,
-           w: Weights | None = None, core: set | None = None) -> list[dict[str, float]]:
+           w: Weights | None = None, core: set | list | None = None) -> list[dict[str, float]]:
     """Posterior over speakers (cands + OTHER) for each turn. Candidates outside `core` (the
-    people tagged or acting in the run) pay `peripheral` on every turn."""
+    people tagged or acting in the run) pay `peripheral` on every turn; `core` may also be a list
+    with one set per turn (the people plausible at that turn)."""
     w = w or Weights()
     states = list(dict.fromkeys(cands)) + [OTHER]
     S = len(states)
     n = len(turns)
     if n == 0:
         return []
-    em = [[_emission(turns, k, c, gender, w) + (w.peripheral if core is not None and c != OTHER and c not in core else 0.0)
+    cores = core if isinstance(core, list) else [core] * n
+    em = [[_emission(turns, k, c, gender, w) + (w.peripheral if cores[k] is not None and c != OTHER and c not in cores[k] else 0.0)
            for c in states] for k in range(n)]
     if prior:
         for j, c in enumerate(states):

@@ -30,6 +30,7 @@ class ConversationMixin:
     debug: list | None = None
     weights: Weights | None = None   # the conversation model's weights (None: conversation.Weights())
     max_gap_paras = 1
+    local_core: int | None = 2   # narration-only people are core within this many turns (None: whole run)
     max_gap_chars = 600
     _ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:yes|no|oh|pray|dear|well)\s+)(sir|madam|ma'am|ma’am|my\s+lord|my\s+lady|your\s+ladyship|"
                           r"your\s+lordship)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
@@ -150,6 +151,15 @@ class ConversationMixin:
                             counts[c] = counts.get(c, 0) + 0.3
             cands = sorted(counts, key=lambda c: -counts[c])[:6]
             core = {t.fixed for t in turns if t.fixed} | {c for t in turns for c in t.narr_subj + t.narr_before}
+            if self.local_core is not None:
+                # someone only acting in the narration (never tagged in the run) is a plausible
+                # speaker near that narration, not ten turns later
+                tagged = {t.fixed for t in turns if t.fixed} | {t.suggestion for t in turns if t.suggestion}
+                near = [set() for _ in turns]
+                for k, t in enumerate(turns):
+                    for kk in range(max(0, k - self.local_core), min(len(turns), k + self.local_core + 1)):
+                        near[kk].update(t.narr_subj, t.narr_before)
+                core = [tagged | near[k] for k in range(len(turns))]
             post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=core)
             if self.debug is not None:
                 self.debug.append((run, turns, cands, post))

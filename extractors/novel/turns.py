@@ -30,7 +30,7 @@ class ConversationMixin:
     debug: list | None = None
     weights: Weights | None = None   # the conversation model's weights (None: conversation.Weights())
     max_gap_paras = 1
-    local_core: int | None = 2   # narration-only people are core within this many turns (None: whole run)
+    local_core: int | None = 2   # narration-only people and pronoun-resolver suggestions are core within this many turns (None: whole run)
     max_gap_chars = 600
     _ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:yes|no|oh|pray|dear|well)\s+)(sir|madam|ma'am|ma’am|my\s+lord|my\s+lady|your\s+ladyship|"
                           r"your\s+lordship)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
@@ -154,11 +154,13 @@ class ConversationMixin:
             if self.local_core is not None:
                 # someone only acting in the narration (never tagged in the run) is a plausible
                 # speaker near that narration, not ten turns later
-                tagged = {t.fixed for t in turns if t.fixed} | {t.suggestion for t in turns if t.suggestion}
+                tagged = {t.fixed for t in turns if t.fixed}
                 near = [set() for _ in turns]
                 for k, t in enumerate(turns):
                     for kk in range(max(0, k - self.local_core), min(len(turns), k + self.local_core + 1)):
                         near[kk].update(t.narr_subj, t.narr_before)
+                        if t.suggestion:
+                            near[kk].add(t.suggestion)
                 core = [tagged | near[k] for k in range(len(turns))]
             post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=core)
             if self.debug is not None:

@@ -34,10 +34,10 @@ def test_explicit_accuracy(scores):
 
 # Issue 3's targets at the default hold (attribution.DEFAULT_MIN_CONFIDENCE = 0.65): precision >= 0.90
 # is met on both books (measured: P&P 0.915, Alice 0.948); overall accuracy >= 0.80 is met on Alice
-# (0.915) but not on Pride and Prejudice (0.782; 0.835 with every guess at precision 0.865), so that
+# (0.915) but not on Pride and Prejudice (0.795; 0.843 with every guess at precision 0.869), so that
 # case is an expected failure. The floors sit just under what was measured, so any regression fails.
 UNMET = {("PrideAndPrejudice", "accuracy")}
-FLOORS = {"PrideAndPrejudice": {"accuracy": 0.775, "precision": 0.91},
+FLOORS = {"PrideAndPrejudice": {"accuracy": 0.79, "precision": 0.91},
           "AlicesAdventuresInWonderland": {"accuracy": 0.905, "precision": 0.935}}
 
 

@@ -41,6 +41,7 @@ class Turn:
     gap_before: bool = False            # a narration paragraph separates it from the turn before
     addr_gender: str | None = None      # `Sir` / `Madam` inside the quote: the gender of the person addressed
     allowed: set | None = None          # `said her sister`: the speaker is one of these (kinship)
+    mentioned: set = field(default_factory=set)  # people the quote names in the third person (rarely its speaker)
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Weights:
     third: float = -2.7
     third_after_gap: float = -2.4
     kin_mismatch: float = -6.0          # not among the relatives a `said her sister` tag allows
+    mentioned_self: float = -3.0        # the quote names this person in the third person
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,
@@ -143,6 +145,8 @@ def _emission(turns: list[Turn], k: int, c: str, gender: dict, w: Weights) -> fl
     s = 0.0
     if c in t.vocatives:
         s += w.vocative_self
+    elif c in t.mentioned:
+        s += w.mentioned_self
     if t.allowed and c not in t.allowed:
         s += w.kin_mismatch
     g = gender.get(c)

@@ -32,6 +32,7 @@ class ConversationMixin:
     max_gap_paras = 1
     local_core: int | None = 2   # narration-only people and pronoun-resolver suggestions are core within this many turns (None: whole run)
     max_gap_chars = 600
+    mentioned_evidence = True   # a person the quote names in the third person is rarely its speaker
     _ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:yes|no|oh|pray|dear|well)\s+)(sir|madam|ma'am|ma’am|my\s+lord|my\s+lady|your\s+ladyship|"
                           r"your\s+lordship)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
 
@@ -77,6 +78,10 @@ class ConversationMixin:
                 t = Turn()
                 for j in idx:
                     t.vocatives |= res[j].vocatives
+                if self.mentioned_evidence:
+                    for j in idx:
+                        t.mentioned |= {m.cid for m in self._quote_text_mentions(self.quotes[j])}
+                    t.mentioned -= t.vocatives
                 for j in idx:
                     a = res[j]
                     if a.speaker and a.rule in self.NAME_RULES:

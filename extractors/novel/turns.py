@@ -26,6 +26,11 @@ class ConversationMixin:
     # untagged 91/109; Alice 2/6): their confidence is lowered by `pron_unsure_discount`
     pron_sure = 0.9
     pron_unsure_discount = 0.15
+    # a turn with one side of the alternation unanchored — the first turn of an exchange, or the
+    # turn right after a name-tagged one — decoded with a posterior below `pron_sure` is less
+    # precise than other turns of that posterior (P&P every guess, confidence 0.5-0.75: 23/45
+    # right vs 64/102): its confidence is lowered by `edge_unsure_discount`
+    edge_unsure_discount = 0.1
     scene_paras = 6
     debug: list | None = None
     weights: Weights | None = None   # the conversation model's weights (None: conversation.Weights())
@@ -185,6 +190,8 @@ class ConversationMixin:
                     conf = min(0.9, pr)
                     if a.pron_tag and pr < self.pron_sure:
                         conf -= self.pron_unsure_discount  # a pronoun tag the model is not sure of: often the wrong he/she
+                    if pr < self.pron_sure and (k == 0 or turns[k - 1].fixed):
+                        conf -= self.edge_unsure_discount
                     a.speaker, a.confidence = best, round(conf, 3)
                     a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                     a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"

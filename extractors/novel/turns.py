@@ -28,8 +28,8 @@ class ConversationMixin:
     pron_unsure_discount = 0.15
     # a turn with one side of the alternation unanchored — the first turn of an exchange, or the
     # turn right after a name-tagged one — decoded with a posterior below `pron_sure` is less
-    # precise than other turns of that posterior (P&P every guess, confidence 0.5-0.75: 23/45
-    # right vs 64/102): its confidence is lowered by `edge_unsure_discount`
+    # precise than other turns of that posterior (P&P every guess, confidence 0.5-0.75: 23/55
+    # right vs 64/92): its confidence is lowered by `edge_unsure_discount`
     edge_unsure_discount = 0.1
     scene_paras = 6
     debug: list | None = None

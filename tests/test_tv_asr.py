@@ -2,21 +2,31 @@
 
 Word error rate is measured on the real two-speaker telephone recording (data/samples/sample.wav
 against the words of sample.stm, inside the span the STM covers) and on clean speech (espeak-ng
-reading a known paragraph). Normalisation: lowercase, punctuation stripped.
+reading a known paragraph). The assertions use openai-whisper's `EnglishTextNormalizer` (the
+normalisation the Whisper paper reports WER with); the plain figure (lowercase, no punctuation)
+is printed beside it. See benchmarks/tv_wer.py for every setting and more clips.
 
-Measured with the bundled base weights (beam 5, one thread): clean speech 0.056 (openai-whisper) /
-0.056 (faster-whisper int8); telephone sample 0.247 / 0.235. The telephone figure misses the 0.15 target
-(narrowband audio, fillers like "you know" that Whisper drops), so its test guards against
-regression at 0.35 while clean speech is held to 0.15.
+Measured with the default decoding (beam 5, temperature fallback, Silero VAD speech spans; one
+thread), telephone sample, whisper-normalised / plain: openai-whisper 0.138 / 0.173, faster-whisper
+0.138 / 0.185. Before the VAD spans (whole file decoded) it was 0.207 / 0.247 and 0.195 / 0.222:
+the 6.5 s of line noise before the first word threw the decoder into one-second timestamps and
+repeated text. Still, the sample does not reliably meet the 0.15 target: over five cuts of the
+file (0-1 s of silence added in front) faster-whisper averages 0.166 (range 0.14-0.21) and
+openai-whisper 0.149 (0.14-0.17, three cuts; without VAD 0.203, 0.16-0.24), so the
+base model on narrowband conversational speech sits around 0.15-0.2 and flips on tiny input
+changes (another CPU transcribes differently). The telephone test therefore guards against
+regression at 0.22 and the 0.15 target is an expected failure; clean speech is held to 0.15
+(real clean speech, JFK's "ask not" clip in the benchmark, is transcribed without error).
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 import shutil
 import subprocess
 
 import jiwer
+import numpy as np
 import pytest
 import torch
 from typer.testing import CliRunner
@@ -25,7 +35,10 @@ import pipeline.cli  # noqa: F401  (registers the commands)
 from extractors.errors import InputError
 from extractors.records import read_lines
 from extractors.tv import asr
-from extractors.tv.asr import enforce_monotonic, transcribe
+from extractors.tv.asr import DecodeOptions, enforce_monotonic, transcribe
+from extractors.tv.audio import decode_audio
+from extractors.tv.vad import speech_regions
+from extractors.tv.wer import edit_distance, normalise_plain, read_stm, wer, words_in_span
 from extractors.tv.whisper_weights import bundled_openai_checkpoint, load_openai_whisper
 from pipeline.cli_app import app
 
@@ -39,8 +52,8 @@ PARAGRAPH = (
 )
 
 
-def norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
+TELEPHONE_GUARD = 0.22  # regression guard (whisper-normalised); the target is 0.15, see the module docstring
+norm = normalise_plain
 
 
 def assert_monotonic(tr: dict) -> None:
@@ -70,14 +83,13 @@ def cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def sample_reference(samples):
-    rows = [r.split(None, 5) for r in (samples / "sample.stm").read_text(encoding="utf-8").splitlines() if r.strip()]
-    return float(rows[0][3]), float(rows[-1][4]), norm(" ".join(r[5] for r in rows))
+    rows = read_stm(samples / "sample.stm")
+    return rows[0]["start"], rows[-1]["end"], " ".join(r["text"] for r in rows)
 
 
 def covered_words(tr: dict, start: float, end: float) -> str:
-    """Hypothesis words whose middle falls inside the span the STM transcribes."""
-    return norm(" ".join(w["w"] for s in tr["segments"] for w in s["words"]
-                         if start - 0.3 <= (w["s"] + w["e"]) / 2 <= end + 0.3))
+    """Hypothesis words whose middle falls inside the span the STM transcribes (plain-normalised)."""
+    return norm(words_in_span(tr, start, end))
 
 
 def test_converted_checkpoint_loads_strictly_and_rejects_mismatch(tmp_path):
@@ -97,9 +109,10 @@ def test_converted_checkpoint_loads_strictly_and_rejects_mismatch(tmp_path):
 def test_wer_clean_speech(clean_speech, cache, backend, limit):
     tr = transcribe(clean_speech, backend=backend, language="en", cache_dir=cache, threads=1, progress=False)
     assert_monotonic(tr)
-    wer = jiwer.wer(norm(PARAGRAPH), norm(" ".join(s["text"] for s in tr["segments"])))
-    print(f"{backend} clean-speech WER {wer:.3f}")
-    assert wer <= limit
+    hyp = " ".join(s["text"] for s in tr["segments"])
+    plain, whisper_norm = wer(PARAGRAPH, hyp, "plain"), wer(PARAGRAPH, hyp, "whisper")
+    print(f"{backend} clean-speech WER {whisper_norm:.3f} (plain {plain:.3f})")
+    assert whisper_norm <= limit and plain <= limit
 
 
 @pytest.mark.parametrize("backend", ["openai-whisper", "faster-whisper"])
@@ -107,11 +120,71 @@ def test_wer_real_telephone_sample(samples, sample_reference, cache, backend):
     start, end, ref = sample_reference
     tr = transcribe(samples / "sample.wav", backend=backend, language="en", cache_dir=cache, threads=1, progress=False)
     assert_monotonic(tr)
-    wer = jiwer.wer(ref, covered_words(tr, start, end))
-    print(f"{backend} telephone-sample WER {wer:.3f} (target 0.15)")
-    assert wer <= 0.35
+    hyp = words_in_span(tr, start, end)
+    whisper_norm, plain = wer(ref, hyp, "whisper"), wer(ref, hyp, "plain")
+    print(f"{backend} telephone-sample WER {whisper_norm:.3f} whisper-normalised, {plain:.3f} plain (target 0.15)")
+    assert whisper_norm <= TELEPHONE_GUARD
     for phrase in ("this is diane in new jersey", "originally from chicago", "call me a yankee down here"):
         assert phrase in covered_words(tr, start, end)
+    assert tr["clips"] and 5.5 <= tr["clips"][0] <= start  # decoding started at the speech, not the line noise
+
+
+@pytest.mark.xfail(reason="base weights on the narrowband sample average ~0.17 (see module docstring)", strict=False)
+@pytest.mark.parametrize("backend", ["openai-whisper", "faster-whisper"])
+def test_wer_real_telephone_sample_target(samples, sample_reference, cache, backend):
+    start, end, ref = sample_reference
+    tr = transcribe(samples / "sample.wav", backend=backend, language="en", cache_dir=cache, threads=1, progress=False)
+    assert wer(ref, words_in_span(tr, start, end), "whisper") <= 0.15
+
+
+def test_vad_spans_skip_the_line_noise_and_keep_pauses(samples, clean_speech):
+    spans = speech_regions(decode_audio(samples / "sample.wav"))
+    rows = read_stm(samples / "sample.stm")
+    assert len(spans) == 1 and 5.5 <= spans[0][0] <= rows[0]["start"] and spans[0][1] >= rows[-1]["end"] - 0.05
+    # the paragraph's sentence pauses (< 2 s) stay inside one span; nothing is cut off
+    (s, e), = speech_regions(decode_audio(clean_speech))
+    assert s <= 0.3 and e >= len(decode_audio(clean_speech)) / 16000 - 0.5
+    # clips handed to Whisper end on a whole mel frame inside the audio (openai-whisper loops forever otherwise)
+    audio = decode_audio(clean_speech)
+    clips = asr._clips(np.concatenate([audio, np.zeros(77, np.float32)]), DecodeOptions())
+    assert clips[-1] <= (len(audio) + 77) // 160 / 100
+    # a short gap setting splits at the sentence pauses
+    assert len(speech_regions(decode_audio(clean_speech), min_silence=0.05, pad=0.0)) >= 3
+
+
+def test_wer_normalisations_and_edit_distance():
+    assert edit_distance("a b c d".split(), "a x c".split()) == 2
+    for ref, hyp in (("the cat sat on the mat", "the cat sat on mat"), ("a b c", "x y z w"), ("a b", "b a b")):
+        assert wer(ref, hyp, "plain") == pytest.approx(jiwer.wer(ref, hyp))
+    assert wer("one two", "", "plain") == 1.0
+    ref, hyp = "Well, there isn't that much difference.", "well there is not that much difference"
+    assert wer(ref, hyp, "plain") == pytest.approx(2 / 6)  # isn't -> is, + not
+    assert wer(ref, hyp, "whisper") == 0.0  # contractions expanded, as the Whisper paper scores
+    assert wer("Um, I have 20 colours.", "I have twenty colors", "whisper") == 0.0
+    with pytest.raises(InputError):
+        wer("ok", "ok", "lowercase")
+
+
+def test_read_stm_names_a_bad_row(tmp_path):
+    bad = tmp_path / "bad.stm"
+    bad.write_text("f 1 A 0.0 1.0 hello\nf 1 B zero 2.0 hi\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_stm(bad)
+    assert e.value.row == 2
+
+
+def test_decode_options_are_part_of_the_cache_key(clean_speech, cache):
+    tr = transcribe(clean_speech, backend="faster-whisper", language="en", cache_dir=cache, threads=1, progress=False)
+    again = transcribe(clean_speech, backend="faster-whisper", language="en", cache_dir=cache, threads=1,
+                       progress=False, options=DecodeOptions())
+    assert again["cached"] and again["segments"] == tr["segments"]
+    assert tr["key"]["vad"] is True and tr["key"]["beam_size"] == 5 and tr["key"]["temperatures"][0] == 0.0
+    no_vad = transcribe(clean_speech, backend="faster-whisper", language="en", cache_dir=cache, threads=1,
+                        progress=False, options=dataclasses.replace(DecodeOptions(), vad=False))
+    assert not no_vad["cached"] and no_vad["clips"] is None and "vad_pad" not in no_vad["key"]
+    assert_monotonic(no_vad)
+    with pytest.raises(InputError, match="beam size"):
+        DecodeOptions(beam_size=0)
 
 
 def test_enforce_monotonic_clamps_backwards_times():

@@ -45,11 +45,13 @@ def extract_tv(
     threads: int = 0,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    asr_options=None,
 ) -> list[Line]:
     """Lines of one episode. `cache_dir` holds the ASR transcripts (keyed by content hash, model, options).
 
     `speaker_options` may give `accept` / `maybe` thresholds for speaker identification; `encoder`
-    is the ECAPA encoder (built from the offline weights when None).
+    is the ECAPA encoder (built from the offline weights when None). `asr_options` are Whisper's
+    decoding options (`asr.DecodeOptions`; its defaults when None).
     """
     media = Path(media)
     say = log or (lambda _msg: None)
@@ -65,7 +67,7 @@ def extract_tv(
         say(f"{len(lines)} lines from {subtitles.name}")
     else:
         tr = transcribe(media, backend=asr_backend, model=model, language=language, cache_dir=cache_dir,
-                        audio=audio, threads=threads, progress=progress)
+                        audio=audio, threads=threads, progress=progress, options=asr_options)
         lines = transcript_to_lines(tr, work, source, unit)
         if not lines:
             raise InputError("Whisper heard no speech in the media", media)

@@ -50,8 +50,14 @@ def extract_tv_cmd(
         None, "--encoding", help="Subtitle text encoding when it cannot be detected (e.g. gb18030, big5, utf-16, latin-1)."
     ),
     threads: int = typer.Option(0, "--threads", help="CPU threads for ASR and speaker embedding; 0 = library default."),
+    beam_size: int = typer.Option(5, "--beam-size", help="Whisper beam size (and best-of for temperature fallback)."),
+    vad: bool = typer.Option(
+        True, "--vad/--no-vad",
+        help="Decode only the spans Silero VAD hears speech in (skips non-speech gaps of 2 s or more).",
+    ),
 ) -> None:
     """Turn an episode into line records: subtitles or Whisper ASR, then speakers by voice."""
+    from extractors.tv.asr import DecodeOptions
     from extractors.tv.extract import extract_tv
 
     if asr_backend not in _BACKENDS:
@@ -65,6 +71,7 @@ def extract_tv_cmd(
         media, work, subtitles=subtitles, speakers=speakers, language=language, asr_backend=asr_backend,
         model=model, cache_dir=project.cache, resolver=resolver, encoding=encoding,
         speaker_options=settings.get("speakers") or {}, threads=threads,
+        asr_options=DecodeOptions(beam_size=beam_size, best_of=beam_size, vad=vad),
         log=lambda msg: print(msg, file=sys.stderr),
     )
     write_lines(output, lines)

@@ -238,3 +238,21 @@ def test_cli_bad_model_arguments(clean_speech, tmp_path, monkeypatch):
         r = CliRunner().invoke(app, base + extra)
         assert r.exit_code == 2 and needle in r.stderr, (r.stderr, r.exception)
     assert not out.exists()
+
+
+def test_lines_split_at_every_sentence_end_and_rejoin_cut_sentences():
+    def seg(*words):
+        ws = [{"w": w, "s": s, "e": e, "p": 0.9} for w, s, e in words]
+        return {"start": ws[0]["s"], "end": ws[-1]["e"], "text": " ".join(w["w"] for w in ws), "words": ws}
+
+    tr = {"backend": "faster-whisper", "model": "base", "segments": [
+        seg(("Hello.", 0.0, 0.4), ("Neither", 0.42, 0.7), ("did", 0.7, 0.8), ("I.", 0.8, 1.0), ("At", 1.1, 1.3)),
+        seg(("least,", 1.3, 1.6), ("you", 1.6, 1.7), ("know.", 1.7, 1.9), ("Oh", 2.0, 2.2)),
+        seg(("I", 2.2, 2.3), ("see", 2.3, 2.5), ("it", 2.5, 2.6)),
+        seg(("This", 2.6, 2.8), ("is", 2.8, 2.9), ("Diane.", 2.9, 3.3)),
+    ]}
+    lines = asr.transcript_to_lines(tr, "w", "s.wav", "s")
+    assert [ln.text for ln in lines] == ["Hello.", "Neither did I.", "At least, you know.", "Oh I see it",
+                                         "This is Diane."]
+    assert [(ln.start, ln.end) for ln in lines][2] == (1.1, 1.9) and [ln.index for ln in lines] == list(range(5))
+    assert len(asr.transcript_to_lines(tr, "w", "s.wav", "s", split_pause=0.5)) == 2  # no sentence split; cut sentences joined

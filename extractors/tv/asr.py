@@ -35,6 +35,7 @@ BUNDLED_MODEL = "base"
 CACHE_VERSION = 2
 DEFAULT_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 _SENTENCE_END = re.compile(r"[.?!。？！…]['\"”’)]*$")
+_NEW_SENTENCE = re.compile(r"(?!I\b|I')[\"“‘(]*[A-Z]")  # a capital that is not the pronoun I
 
 
 def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
@@ -304,9 +305,13 @@ def transcribe(
 
 
 def _split_on_pauses(seg: dict, pause: float) -> list[dict]:
-    """Split a segment after sentence-final words followed by a pause (a likely change of speaker)."""
+    """Split a segment after sentence-final words followed by a gap of at least `pause` s (None: never).
+
+    A change of speaker almost always falls at a sentence end, often with no audible gap (the sample
+    call's turns are 40 ms apart), so the default splits at every sentence end.
+    """
     words = seg.get("words") or []
-    if pause <= 0 or len(words) < 2:
+    if pause is None or len(words) < 2:
         return [seg]
     pieces, cur = [], []
     for i, w in enumerate(words):
@@ -319,26 +324,45 @@ def _split_on_pauses(seg: dict, pause: float) -> list[dict]:
         pieces.append(cur)
     if len(pieces) == 1:
         return [seg]
-    out = []
-    for ws in pieces:
-        text = " ".join(w["w"] for w in ws).strip()
-        out.append({**seg, "start": ws[0]["s"], "end": ws[-1]["e"], "text": text, "words": ws})
+    return [_piece(seg, ws) for ws in pieces]
+
+
+def _piece(seg: dict, words: list[dict]) -> dict:
+    text = " ".join(w["w"] for w in words).strip()
+    return {**seg, "start": words[0]["s"], "end": words[-1]["e"], "text": text, "words": words}
+
+
+def _join_broken_sentences(pieces: list[dict], gap: float = 0.3) -> list[dict]:
+    """Rejoin a sentence Whisper cut at a segment boundary ("... At" | "least, you know ...").
+
+    The next piece must follow within `gap` s and start in lower case; "... heard a beep" | "This is"
+    stays two lines.
+    """
+    out: list[dict] = []
+    for p in pieces:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.get("words") and p.get("words") and p is not prev
+                and not _SENTENCE_END.search(prev["words"][-1]["w"]) and p["start"] - prev["end"] < gap
+                and not _NEW_SENTENCE.match(p["words"][0]["w"])):  # Whisper capitalises a new sentence
+            out[-1] = _piece(prev, prev["words"] + p["words"])
+        else:
+            out.append(p)
     return out
 
 
-def transcript_to_lines(transcript: dict, work: str, source: str, unit: str, *, split_pause: float = 0.3) -> list[Line]:
-    """One dialogue line per segment (split at sentence ends followed by a pause); speaker unknown."""
+def transcript_to_lines(transcript: dict, work: str, source: str, unit: str, *, split_pause: float | None = 0.0) -> list[Line]:
+    """One dialogue line per sentence (split at sentence ends with a gap >= split_pause); speaker unknown."""
+    pieces = [piece for seg in transcript["segments"] for piece in _split_on_pauses(seg, split_pause)]
     lines: list[Line] = []
-    for seg in transcript["segments"]:
-        for piece in _split_on_pauses(seg, split_pause):
-            if not piece["text"]:
-                continue
-            lines.append(Line(
-                work=work, source=source, unit=unit, index=len(lines), kind="dialogue", text=piece["text"],
-                start=piece["start"], end=piece["end"],
-                extra={"asr": {"backend": transcript["backend"], "model": transcript["model"],
-                               "avg_logprob": round(piece.get("avg_logprob", 0.0), 4),
-                               "no_speech_prob": round(piece.get("no_speech_prob", 0.0), 4)},
-                       "words": piece.get("words", [])},
-            ))
+    for piece in _join_broken_sentences(pieces):
+        if not piece["text"]:
+            continue
+        lines.append(Line(
+            work=work, source=source, unit=unit, index=len(lines), kind="dialogue", text=piece["text"],
+            start=piece["start"], end=piece["end"],
+            extra={"asr": {"backend": transcript["backend"], "model": transcript["model"],
+                           "avg_logprob": round(piece.get("avg_logprob", 0.0), 4),
+                           "no_speech_prob": round(piece.get("no_speech_prob", 0.0), 4)},
+                   "words": piece.get("words", [])},
+        ))
     return lines

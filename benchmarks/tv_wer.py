@@ -1,8 +1,8 @@
 """ASR word error rate of the bundled base weights, per decoding setting, backend and clip.
 
 Usage:
-    python benchmarks/tv_wer.py [--backends openai-whisper,faster-whisper] [--configs default,no-vad,...]
-                                [--clips sample,jfk,jfk-phone,espeak] [--jitter N] [--threads 1]
+    python benchmarks/tv_wer.py [--backends openai-whisper,faster-whisper] [--configs default,no-vad,...|all]
+                                [--clips sample,jfk,jfk-phone,espeak] [--jitter N] [--threads 1] [--af FILTER]
 
 Clips (real speech first):
 - sample:    data/samples/sample.wav, a real 30 s two-speaker narrowband telephone call; reference =
@@ -197,6 +197,8 @@ def main() -> None:
     ap.add_argument("--jitter", type=int, default=0, help="extra runs per clip with 0.25*k s of leading silence")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--show", action="store_true", help="print each hypothesis")
+    ap.add_argument("--af", help="ffmpeg audio filter applied to every clip first (front-end test), e.g. loudnorm, "
+                    "highpass=f=100, dynaudnorm")
     a = ap.parse_args()
 
     import torch
@@ -213,7 +215,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmpd:
         tmp = Path(tmpd)
         clips = build_clips(a.clips.split(","), tmp)
-        print(f"threads {a.threads}; bundled base weights; WER plain / whisper-normalised; "
+        if a.af:
+            for cname, clip in clips.items():
+                path = tmp / f"{cname}-af.wav"
+                ffmpeg(["-i", str(clip["path"]), "-af", a.af, "-ar", "16000", "-ac", "1", str(path)])
+                clip["path"] = path
+        print(f"threads {a.threads}; bundled base weights; front end: {a.af or 'none'}; WER plain / whisper-normalised; "
               f"jitter {a.jitter} (mean [min-max] over {a.jitter + 1} cuts)")
         print(f"{'setting':14} {'backend':15} {'clip':10} {'plain':>15} {'whisper':>19} {'asr s':>6} {'RTF':>6} back")
         for backend in a.backends.split(","):

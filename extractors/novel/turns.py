@@ -63,13 +63,17 @@ class ConversationMixin:
 
     def _address_gender(self, idx: list[int]) -> str | None:
         """`Yes, Sir`, `Madam,` inside the quotes of a turn: the gender of whoever it addresses."""
-        found = set()
+        found = {"male" if w in ("sir", "my lord", "your lordship") else "female"
+                 for w in self._quote_words(idx, self._ADDRESS)}
+        return found.pop() if len(found) == 1 else None
+
+    def _quote_words(self, idx: list[int], regex: re.Pattern):
+        """The lower-cased first group of every match of `regex` inside the quotes of turns `idx`
+        (matched on each quote's slice, so `^` is the quote's start)."""
         for j in idx:
             for s, e in self.quotes[j].spans:
-                for m in self._ADDRESS.finditer(self.text[s:e]):  # on the slice: `^` is the quote's start
-                    w = m.group(1).lower()
-                    found.add("male" if w in ("sir", "my lord", "your lordship") else "female")
-        return found.pop() if len(found) == 1 else None
+                for m in regex.finditer(self.text[s:e]):
+                    yield m.group(1).lower()
 
 
     def _conversations(self, res: list[Attribution]) -> None:
@@ -200,13 +204,8 @@ class ConversationMixin:
     _KIN_ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:dear|dearest|oh|yes|no|pray|well)\s+)(mamma|mama|mother|papa|father)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
 
     def _kin_address(self, idx: list[int]) -> set[str]:
-        out = set()
-        for j in idx:
-            for s, e in self.quotes[j].spans:
-                for m in self._KIN_ADDRESS.finditer(self.text[s:e]):  # on the slice: `^` is the quote's start
-                    w = m.group(1).lower()
-                    out.add("mother" if w in ("mamma", "mama", "mother") else "father")
-        return out
+        return {"mother" if w in ("mamma", "mama", "mother") else "father"
+                for w in self._quote_words(idx, self._KIN_ADDRESS)}
 
     def _kin_speakers(self, j: int, a, res: list, run: list[int], k: int, want: tuple | None = None) -> set[str]:
         """`said her mother`: the mothers of the people of the scene of the possessor's gender (the

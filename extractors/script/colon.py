@@ -4,6 +4,8 @@
 - stand-alone `[...]`, `(...)`, `（…）`, `【…】` lines are `action` lines;
 - a line right below a speech that carries no cue continues it when the speech stopped
   mid-sentence (wrapped text); any other untagged line is `narration`;
+- a cue alone on its line (`First Citizen:`, the tiny-shakespeare layout) opens a block: every
+  line below it up to the next blank line is that speech, whatever its punctuation;
 - directions inside a speech (`Ross: (mortified) Hi.`, `[to Joey]`, `（笑）`) are cut out as
   `action` lines in place: brackets anywhere, parentheses at the start or end of the speech
   or after a sentence end (a parenthesis inside a sentence stays in the words);
@@ -108,6 +110,13 @@ def match_cue(line: str) -> tuple[str, str] | None:
 def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult:
     """Parse a `Name: words` script into events (resolver unused: names are as written)."""
     out = Emitter("colon", unit="1")
+    lines = text.split("\n")
+    # tiny-shakespeare layout: `First Citizen:` alone on its line, the speech below it up to a
+    # blank line. When most cues stand alone, a speech line that looks like a cue ("Marcius: ...")
+    # does not interrupt such a block.
+    cues = [c for c in (match_cue(_MARKDOWN_BOLD.sub("", ln)) for ln in lines) if c]
+    alone_layout = len(cues) >= 2 and sum(1 for _, w in cues if not w.strip()) >= 0.8 * len(cues)
+    block = False  # inside the speech of a cue that stood alone on its line
     scene_count = 0
     act: str | None = None
     last_dialogue: tuple[str, list[str]] | None = None  # (cue, words) of the open speech
@@ -130,13 +139,18 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
             out.say(cue, unquote(words[pos:]))
         last_dialogue = None
 
-    for raw in text.split("\n"):
+    for raw in lines:
         raw = _MARKDOWN_BOLD.sub("", raw)  # "**Name:** words"
         s = raw.strip()
         if not s:
             flush()
-            prev_blank = True
+            prev_blank, block = True, False
             continue
+        if block and last_dialogue and _bracketed(s) is None:
+            cue = match_cue(raw)
+            if not cue or (alone_layout and cue[1].strip()):
+                last_dialogue[1].append(s)  # every line below a cue-only `Name:` line is the speech
+                continue
         sm = SCENE_MARK_RE.match(s)
         if sm and not match_cue(s):
             flush()
@@ -180,6 +194,7 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
                     out.act(lead.group(1))
                     words = words[lead.end() :]
                 last_dialogue = (name, [words])
+                block = not words.strip()
             prev_blank = False
             continue
         if last_dialogue and not prev_blank and not last_dialogue[1][-1].rstrip().endswith(_SENTENCE_END):

@@ -42,9 +42,31 @@ CAST_RE = re.compile(
     re.IGNORECASE,
 )
 TAB_CUE_RE = re.compile(r"^(?P<name>[^\s\t][^\t]*?)[ ]*\t+(?P<text>.*)$")
-CAPS_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][A-Z'’\-&]*(?: (?:[A-Z][A-Z'’\-&]*|of|de|la|le|du|von|van))*)\.(?:\s+(?P<text>\S.*))?$")
+# `周朴园　（点着雪茄）鲁贵，…`: a short CJK name, an ideographic space, the speech (老舍/曹禺 layout)
+ZH_SPACE_CUE_RE = re.compile(r"^(?P<name>[\u3400-\u9fff·]{1,6})\u3000+(?P<text>\S.*)$")
+# a name in capitals; `MRS. ALVING`, `M. JOURDAIN`, `DR. RANK` keep their title's dot
+_CAPS_NAME = (r"(?:(?:MRS?|MMES?|MME|MLLE|MESSRS|MONS|DR|ST|M)\. ?)?[A-Z][A-Z'’\-&]*"
+              r"(?: (?:[A-Z][A-Z'’\-&]*|of|de|la|le|du|von|van))*")
+# `HELMER. words`, `HELMER (calls out). words` (Ibsen), `MAURYA [softly]. words` (Synge),
+# `NORA.--words`, `BERNARDO.` alone on its line
+CAPS_DOT_RE = re.compile(
+    rf"^ {{0,3}}(?P<name>{_CAPS_NAME})(?:\s*(?P<dir>\([^)]*\)|\[[^\]]*\]))?\s*\."
+    r"(?:(?:\s*(?:--|—)\s*|\s+)(?P<text>\S.*)|\s*)$"
+)
+# Shaw: `THE DAUGHTER [in the space between the pillars, close to the one` (no dot; the bracket may wrap)
+CAPS_BRACKET_RE = re.compile(rf"^ {{0,3}}(?P<name>{_CAPS_NAME}) (?P<text>\[.*)$")
+# `BERNARDO` alone on its line, the speech below (MIT Shakespeare, many Moliere translations)
+CAPS_ALONE_RE = re.compile(rf"^ {{0,4}}(?P<name>{_CAPS_NAME})\s*$")
 MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
-INLINE_DIR_RE = re.compile(r"\[[^\]]*\]")
+# `Celia.` alone on its line, the speech below
+MIXED_ALONE_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s*$")
+INLINE_DIR_RE = re.compile(r"\[[^\]]*\]|（[^）]*）|\([^)]*\)")
+# right-aligned exits after a speech line: "Give you good night.                  Exit."
+TRAILING_EXIT_RE = re.compile(
+    r"^(?P<head>.*\S)\s{6,}(?P<dir>_?(?:Exit|Exeunt|Exit\s+\w+|Dies|Dying|Falls|Sleeps|Kneels|Sings|Manet|Manent)\b[^\[\]]{0,60})$"
+)
+_SCREEN_HEADING_RE = re.compile(r"^\s*(?:\d+[A-Z]?\.?\s+)?(?:INT|EXT|INT\./EXT|I/E)\.\s", re.MULTILINE)
+_SENTENCE_END = tuple(".!?;:—-…。！？")
 DIRECTION_RE = re.compile(
     r"^\s*_?\s*(?:Enter|Re-enter|Reenter|Exit|Exeunt|Manet|Manent|Flourish|Sennet|Alarum|Alarums|Trumpets?|"
     r"Music|Thunder|Hautboys|Horns?|Noise|Dies|Dance|Retreat|Excursions)\b"
@@ -74,9 +96,25 @@ def _valid_tab_name(name: str) -> bool:
     return not name.endswith((",", ";"))
 
 
+ZH_HEADING_RE = re.compile(r"^\s*(?P<n>第[一二三四五六七八九十百零〇\d]+)(?P<kind>[幕场場])\s*(?P<rest>.*)$")
+
+
 def _is_heading(s: str) -> bool:
     return (bool(ACT_RE.match(s) and len(ACT_RE.match(s).group("rest")) < 80) or bool(SCENE_RE.match(s))
-            or bool(PART_RE.match(s)) or bool(ORD_ACT_RE.match(s)) or bool(BARE_SCENE_RE.match(s)))
+            or bool(PART_RE.match(s)) or bool(ORD_ACT_RE.match(s)) or bool(BARE_SCENE_RE.match(s))
+            or bool(ZH_HEADING_RE.match(s) and len(ZH_HEADING_RE.match(s).group("rest")) < 40))
+
+
+def _caps_name_ok(name: str, line: str) -> bool:
+    return sum(ch.isalpha() for ch in name) >= 2 and not _is_heading(line) and name not in _NOT_CAPS_CUES
+
+
+def _paren_is_direction(speech: str, m: re.Match) -> bool:
+    """Ibsen's `(Puts the bag into her pocket.)` is a direction; Shakespeare's `(as I remember)` is not:
+    a direction starts with a capital and opens the speech or follows a sentence end."""
+    inner = m.group(0)[1:-1].strip()
+    before = speech[: m.start()].rstrip()
+    return bool(inner) and inner[0].isupper() and (not before or before.endswith(_SENTENCE_END))
 
 
 class _Cues:
@@ -104,15 +142,54 @@ class _Cues:
             indent, lines_at = common.most_common(1)[0]
             if lines_at >= 3 and (indent > 0 or sum(1 for n in known if indents[n] == indent) >= 2):
                 self.cue_indent = indent
+        # names alone on their line with the speech right below: `Celia.` or `BERNARDO` (no dot).
+        # Accepted as a layout when such lines recur (3+), after a blank line and before words.
+        mixed_alone: Counter[str] = Counter()
+        caps_alone: Counter[str] = Counter()
+        for i, ln in enumerate(lines):
+            if not (0 < i + 1 < len(lines) and lines[i + 1].strip() and (i == 0 or not lines[i - 1].strip())):
+                continue
+            m = MIXED_ALONE_RE.match(ln)
+            if m and m.group("name").lower() not in _NOT_CUES:
+                mixed_alone[m.group("name")] += 1
+            m = CAPS_ALONE_RE.match(ln)
+            if m and _caps_name_ok(m.group("name"), ln) and not CAPS_DOT_RE.match(lines[i + 1]):
+                caps_alone[m.group("name")] += 1
+        self.mixed_alone = set(mixed_alone) if sum(mixed_alone.values()) >= 3 else set()
+        if resolver:
+            self.mixed_alone |= {n for n in mixed_alone if resolver.resolve(n)}
+        # a screenplay's cues are capitals alone on their line too: not read as a play's
+        screenplay = len(_SCREEN_HEADING_RE.findall("\n".join(lines))) >= 1
+        self.caps_alone = set(caps_alone) if sum(caps_alone.values()) >= 3 and len(caps_alone) >= 2 and not screenplay else set()
+        zh = Counter(m.group("name") for m in (ZH_SPACE_CUE_RE.match(ln) for ln in lines) if m)
+        self.zh_names = {n for n, c in zh.items() if c >= 2 or (resolver and resolver.resolve(n))}
 
     def match(self, line: str) -> tuple[str, str] | None:
         if "\t" in line:
             m = TAB_CUE_RE.match(line)
             if m and _valid_tab_name(m.group("name")):
                 return clean(m.group("name")), m.group("text")
+        if "\u3000" in line:
+            m = ZH_SPACE_CUE_RE.match(line)
+            if m and m.group("name") in self.zh_names:
+                return m.group("name"), m.group("text")
         m = CAPS_DOT_RE.match(line)
-        if m and sum(ch.isalpha() for ch in m.group("name")) >= 2 and not _is_heading(line) and m.group("name") not in _NOT_CAPS_CUES:
-            return m.group("name"), m.group("text") or ""
+        if m and _caps_name_ok(m.group("name"), line):
+            text = m.group("text") or ""
+            if m.group("dir"):  # `HELMER (calls out). Is that...`: the direction, then the words
+                text = f"[{m.group('dir')[1:-1]}] {text}"
+            return clean(m.group("name")), text
+        m = CAPS_BRACKET_RE.match(line)
+        if m and _caps_name_ok(m.group("name"), line):
+            return clean(m.group("name")), m.group("text")
+        if self.caps_alone:
+            m = CAPS_ALONE_RE.match(line)
+            if m and m.group("name") in self.caps_alone:
+                return m.group("name"), ""
+        if self.mixed_alone:
+            m = MIXED_ALONE_RE.match(line)
+            if m and m.group("name") in self.mixed_alone:
+                return m.group("name"), ""
         m = MIXED_DOT_RE.match(line)
         if m and m.group("name").lower() not in _NOT_CUES:
             name = m.group("name")
@@ -143,7 +220,13 @@ def _skip_range(lines: list[str], cues: _Cues) -> tuple[int, int]:
 
 class _PlayParser:
     def __init__(self, text: str, resolver: AliasResolver | None):
-        self.lines = text.split("\n")
+        self.lines = []
+        for ln in text.split("\n"):
+            m = TRAILING_EXIT_RE.match(ln) if "      " in ln else None
+            if m and m.group("head").strip():
+                self.lines += [m.group("head"), " " * 40 + m.group("dir").strip()]
+            else:
+                self.lines.append(ln)
         self.cues = _Cues(self.lines, resolver)
         self.out = Emitter("play", unit="1")
         self.act: str | None = None
@@ -171,6 +254,8 @@ class _PlayParser:
         self.speech = []
         pos = 0
         for m in INLINE_DIR_RE.finditer(joined):
+            if m.group(0)[0] == "(" and not _paren_is_direction(joined, m):
+                continue
             self._say(joined[pos : m.start()])
             self._act(m.group(0)[1:-1])
             pos = m.end()

@@ -1,7 +1,8 @@
 """Read a text source whatever its encoding: UTF-8 (BOM or not), UTF-16, GB18030/GBK, Big5.
 
 Binary or empty files are refused with an error naming the file. Line endings are normalised
-to `\n`.
+to `\n`. Bytes that decode under several Chinese encodings (Big5 bytes are mostly valid
+GB18030 too) go to the one whose characters are the common characters of written Chinese.
 """
 
 from __future__ import annotations
@@ -10,7 +11,21 @@ from pathlib import Path
 
 from .errors import InputError
 
+import unicodedata
+
 _CJK_CANDIDATES = ("gb18030", "big5")
+# The ~300 most frequent characters of written Chinese, simplified and traditional forms: a right
+# decoding of Chinese text is mostly made of them, a wrong one (Big5 read as GB18030) rarely.
+_COMMON_HAN = set(
+    "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后"
+    "小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长"
+    "知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向情部正名定女问力机给等几很业最"
+    "间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信北少关并内加化由却代军产入先山五太水万市"
+    "眼体别处总才场师书比住员九笑性通目华报立马命张活难神数件安表原车白应路期叫死常提感金何更反合放做系计"
+    "或司利受光王果亲界及今京务制解各任至清物台象记边共风战干接它许八特觉望直服毛林题建南度统色字请交爱让"
+    "認這來個國說們為時會著過學對裡後麼沒於還發當無開見經頭從動兩長樣現將與點聲話兒問機給幾業間門東氣聽"
+    "電關並內軍產萬處總場師書員華報馬張難數車應親覺請愛讓麼啊吧呢嗎吗哈曰道"
+)
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -27,6 +42,21 @@ def _cjk_ratio(text: str) -> float:
     return sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f") / len(text)
 
 
+def _common_han_share(text: str) -> float:
+    """Share of the text's Han characters that are common ones (0 when there are none)."""
+    han = [ch for ch in text if "\u4e00" <= ch <= "\u9fff"]
+    return sum(ch in _COMMON_HAN for ch in han) / len(han) if han else 0.0
+
+
+def _unreadable_share(text: str) -> float:
+    """Share of characters that no text file holds: controls (but tab/newline/CR/FF), unassigned, private use."""
+    sample = text[:8192]
+    if not sample:
+        return 0.0
+    bad = sum(1 for ch in sample if ch not in "\t\n\r\f" and unicodedata.category(ch) in ("Cc", "Cn", "Co", "Cs"))
+    return bad / len(sample)
+
+
 def decode_bytes(data: bytes, path: str | Path, encoding: str | None = None) -> str:
     if encoding:
         try:
@@ -38,34 +68,39 @@ def decode_bytes(data: bytes, path: str | Path, encoding: str | None = None) -> 
         return data[3:].decode("utf-8", errors="strict")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16")
-    # UTF-16 without BOM: many zero bytes at even or odd positions
-    if len(data) >= 4 and data[1::2].count(0) > len(data) // 4:
-        try:
-            return data.decode("utf-16-le")
-        except UnicodeDecodeError:
-            pass
-    if len(data) >= 4 and data[0::2].count(0) > len(data) // 4:
-        try:
-            return data.decode("utf-16-be")
-        except UnicodeDecodeError:
-            pass
+    # UTF-16 without BOM: zero bytes (every ASCII character, newlines included, has one), and text
+    # once decoded. A binary file full of zero bytes may decode as UTF-16 too, but into control
+    # characters, unassigned code points or broken surrogates.
+    if len(data) >= 4 and b"\x00" in data[:8192]:
+        # little-endian puts the zero byte of an ASCII character second: try that order first
+        order = ("utf-16-le", "utf-16-be") if data[1::2].count(0) >= data[0::2].count(0) else ("utf-16-be", "utf-16-le")
+        for enc in order:
+            try:
+                text = data.decode(enc)
+            except UnicodeDecodeError:
+                continue
+            if _unreadable_share(text) < 0.01:
+                return text
     if _looks_binary(data):
         raise InputError("looks like a binary file, not text", path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    best: tuple[float, str] | None = None
+    best: tuple[float, float, str] | None = None
     for enc in _CJK_CANDIDATES:
         try:
             text = data.decode(enc)
         except UnicodeDecodeError:
             continue
-        score = _cjk_ratio(text)
+        ratio = _cjk_ratio(text)
+        if ratio <= 0.05:
+            continue
+        score = _common_han_share(text)
         if best is None or score > best[0]:
-            best = (score, text)
-    if best is not None and best[0] > 0.05:
-        return best[1]
+            best = (score, ratio, text)
+    if best is not None:
+        return best[2]
     try:
         from charset_normalizer import from_bytes
 

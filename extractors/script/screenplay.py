@@ -9,6 +9,8 @@
 - `(parentheticals)` under a cue are kept with the speech in `extra.parenthetical` (they do
   not become lines of their own, so a speech stays one line);
 - the dialogue runs until the next blank line; wrapped lines are joined with spaces;
+- a speech cut by a page break (`(MORE)`, maybe a page number or `CONTINUED:`, then the same
+  `NAME (CONT'D)`) is one line: the words on both pages are joined;
 - any other paragraph is an `action` line; transitions (`CUT TO:`, `FADE IN:`, `DISSOLVE TO:`,
   `FADE OUT.`), `(MORE)`, `(CONTINUED)`, `CONTINUED:` and page numbers are dropped;
 - a title page (everything before `FADE IN:` or the first heading) is skipped.
@@ -53,9 +55,38 @@ def _cue(s: str) -> tuple[str, str] | None:
     return clean(m.group("name")), ext
 
 
+_MORE_RE = re.compile(r"^\(\s*MORE\s*\)$")
+_PAGE_FURNITURE_RE = re.compile(r"^(?:\d+[A-Z]?\.?|\(\d+\)|CONTINUED:?(?:\s*\(\d+\))?|\(CONTINUED\)|\d+[A-Z]?\s+CONTINUED:?(?:\s*\(\d+\))?\s*\d*[A-Z]?)$")
+
+
+def join_page_breaks(lines: list[str]) -> list[str]:
+    """A speech cut by a page break — `(MORE)`, page furniture, then `OWEN (CONT'D)` — becomes one block:
+    the lines from `(MORE)` to the repeated cue are dropped so the words join up."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if _MORE_RE.match(lines[i].strip()):
+            j = i + 1
+            while j < n and (not lines[j].strip() or _PAGE_FURNITURE_RE.match(lines[j].strip())):
+                j += 1
+            cue = _cue(lines[j].strip()) if j < n else None
+            k = len(out)  # the speech block's first line is its cue
+            while k > 0 and out[k - 1].strip():
+                k -= 1
+            speaker = _cue(out[k].strip()) if k < len(out) else None
+            if cue and speaker and cue[0] == speaker[0]:
+                i = j + 1  # skip (MORE) ... OWEN (CONT'D): the speech goes on
+                continue
+            i += 1  # a stray (MORE): drop it
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
 def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseResult:
     """Parse a screenplay; see the module docstring."""
-    lines = text.split("\n")
+    lines = join_page_breaks(text.split("\n"))
     start = 0
     for i, ln in enumerate(lines):
         s = ln.strip()

@@ -76,9 +76,13 @@ class CharacterBot:
             used += t
         return picked
 
-    def best_original_line(self, query_vec: np.ndarray, stories: list[tuple[float, str]]) -> tuple[str, str, float] | None:
-        """The character's reply whose prompting line is most like the query."""
-        pairs: list[tuple[str, str]] = []
+    def best_original_line(self, text: str, stories: list[tuple[float, str]]) -> tuple[str, str, float] | None:
+        """The character's reply whose prompting line is most like the question.
+
+        Lines are compared by their words only: with the `Name:「…」` frame, every short line by
+        the same speaker looks alike, and one generic exchange would answer every question.
+        """
+        pairs: list[tuple[str, str, str, str]] = []  # (prompt line, reply line, prompt words, reply words)
         for _, story in stories:
             prev = None
             for raw in story.splitlines():
@@ -86,14 +90,14 @@ class CharacterBot:
                 if not m:
                     continue
                 if m["who"].strip() == self.name and prev is not None:
-                    pairs.append((prev, raw.strip()))
-                prev = raw.strip() if m["who"].strip() != self.name else None
+                    pairs.append((prev[0], raw.strip(), prev[1], m["text"]))
+                prev = (raw.strip(), m["text"]) if m["who"].strip() != self.name else None
         if not pairs:
             return None
-        vecs = self.embedder.encode([p for p, _ in pairs] + [r for _, r in pairs])
+        vecs = self.embedder.encode([text] + [p[2] for p in pairs] + [p[3] for p in pairs])
         n = len(pairs)
-        q = query_vec / max(float(np.linalg.norm(query_vec)), 1e-12)
-        scores = 0.8 * (vecs[:n] @ q) + 0.2 * (vecs[n:] @ q)
+        q = vecs[0] / max(float(np.linalg.norm(vecs[0])), 1e-12)
+        scores = 0.8 * (vecs[1 : n + 1] @ q) + 0.2 * (vecs[n + 1 :] @ q)
         i = int(np.argmax(scores))
         return pairs[i][0], pairs[i][1], float(scores[i])
 
@@ -119,9 +123,8 @@ class CharacterBot:
         if not text.strip():
             raise InputError("empty question")
         query = self.query_text(role, text)
-        qv = self.embedder.encode([query])[0]
         stories = self.retrieve(query)
-        best = self.best_original_line(qv, stories)
+        best = self.best_original_line(text, stories)
         msgs = self.build_messages(query, stories)
         reply = None
         if self.llm is not None:

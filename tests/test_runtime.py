@@ -77,3 +77,12 @@ def test_fake_llm_receives_system_prompt_stories_and_query(pkg, embedder):
     assert ans.messages[0]["content"].startswith("I want you to act like Rosalind")
     assert "Rosalind:「" in ans.messages[1]["content"]
     assert bot.history[-1].reply == ans.reply
+
+
+def test_offline_best_line_follows_the_question_not_the_speaker_frame(pkg, embedder):
+    # every `Orlando:「…」` line looks alike inside its frame; the words must decide
+    bot = CharacterBot(pkg, embedder)
+    where = bot.ask("Orlando", "Where do you dwell, pretty youth?").best_line
+    assert "skirts of the forest" in where[1]
+    love = bot.ask("Orlando", "Who are you in love with?").best_line
+    assert love[1] != where[1]

@@ -30,14 +30,16 @@ from ..characters import AliasResolver
 from .base import Emitter, ParseResult, clean, join_lines
 
 _NUM = r"(?:[IVXLC]+|[ivxlc]+|\d+|ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|FIRST|SECOND|THIRD|FOURTH|FIFTH|One|Two|Three|Four|Five|First|Second|Third|Fourth|Fifth)"
-ACT_RE = re.compile(rf"^\s*(?:ACT|Act)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:.]\s*)?(?P<rest>.*)$")
-SCENE_RE = re.compile(rf"^\s*(?:SCENE|Scene)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:]\s*)?(?P<place>.*)$")
+ACT_RE = re.compile(rf"^\s*(?:ACT|Act)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:.]+\s*)?(?P<rest>.*)$")
+SCENE_RE = re.compile(rf"^\s*(?:SCENE|Scene)\s+(?P<n>{_NUM})\b\.?\s*(?:[-–—:]+\s*)?(?P<place>.*)$")
+# `SCENE.--Quarter-deck of H.M.S. Pinafore` (Gilbert), `SCENE. An Island off the West of Ireland.` (Synge)
+SCENE_PLACE_RE = re.compile(r"^\s*(?:THE\s+)?(?:SCENE|Scene)\s*(?:\.\s*(?:--|—)?|--|—|:)\s*(?P<place>\S.*)$")
 ORD_ACT_RE = re.compile(r"^\s*(?P<n>FIRST|SECOND|THIRD|FOURTH|FIFTH|First|Second|Third|Fourth|Fifth)\s+(?:ACT|Act)\.?\s*$")
 BARE_SCENE_RE = re.compile(r"^\s*(?:THE\s+)?(?:SCENE|Scene)\s*[.:]?\s*$")
 PART_RE = re.compile(r"^\s*(?P<n>PROLOGUE|EPILOGUE|INDUCTION|Prologue|Epilogue|Induction)\.?\s*$")
 CAST_RE = re.compile(
     r"^\s*(?:dramatis\s+person(?:ae|æ|\u00e6)|persons\s+represented|(?:the\s+)?persons\s+of\s+the\s+play|"
-    r"(?:list\s+of\s+)?characters(?:\s+in\s+the\s+play)?|cast(?:\s+of\s+characters)?|the\s+persons|人物表?|登场人物)"
+    r"persons\s+in\s+the\s+play|(?:list\s+of\s+)?characters(?:\s+in\s+the\s+play)?|cast(?:\s+of\s+characters)?|the\s+persons|人物表?|登场人物)"
     r"\s*[.:：]?\s*$",
     re.IGNORECASE,
 )
@@ -45,8 +47,8 @@ TAB_CUE_RE = re.compile(r"^(?P<name>[^\s\t][^\t]*?)[ ]*\t+(?P<text>.*)$")
 # `周朴园　（点着雪茄）鲁贵，…`: a short CJK name, an ideographic space, the speech (老舍/曹禺 layout)
 ZH_SPACE_CUE_RE = re.compile(r"^(?P<name>[\u3400-\u9fff·]{1,6})\u3000+(?P<text>\S.*)$")
 # a name in capitals; `MRS. ALVING`, `M. JOURDAIN`, `DR. RANK` keep their title's dot
-_CAPS_NAME = (r"(?:(?:MRS?|MMES?|MME|MLLE|MESSRS|MONS|DR|ST|M)\. ?)?[A-Z][A-Z'’\-&]*"
-              r"(?: (?:[A-Z][A-Z'’\-&]*|of|de|la|le|du|von|van))*")
+_CAPS_NAME = (r"(?:(?:MRS?|MMES?|MME|MLLE|MESSRS|MONS|DR|ST|M)\. ?)?[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-&]*"
+              r"(?: (?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-&]*|of|de|la|le|du|von|van))*")
 # `HELMER. words`, `HELMER (calls out). words` (Ibsen), `MAURYA [softly]. words` (Synge),
 # `NORA.--words`, `BERNARDO.` alone on its line
 CAPS_DOT_RE = re.compile(
@@ -67,6 +69,8 @@ TRAILING_EXIT_RE = re.compile(
 )
 _SCREEN_HEADING_RE = re.compile(r"^\s*(?:\d+[A-Z]?\.?\s+)?(?:INT|EXT|INT\./EXT|I/E)\.\s", re.MULTILINE)
 _SENTENCE_END = tuple(".!?;:—-…。！？")
+# `Exeunt ...`, or a bare `Exit.` (the speaker leaves): the next plain line is not theirs
+_CLEARS_SPEAKER = re.compile(r"^\W*(?:Exeunt\b|Exit\W*$)")
 DIRECTION_RE = re.compile(
     r"^\s*_?\s*(?:Enter|Re-enter|Reenter|Exit|Exeunt|Manet|Manent|Flourish|Sennet|Alarum|Alarums|Trumpets?|"
     r"Music|Thunder|Hautboys|Horns?|Noise|Dies|Dance|Retreat|Excursions)\b"
@@ -80,7 +84,7 @@ _NOT_CUES = {
 }
 
 # Screenplay headings and title-page words are not speakers either.
-_NOT_CAPS_CUES = {"INT", "EXT", "EST", "INTERIOR", "EXTERIOR", "FADE IN", "FADE OUT", "THE END", "FINIS", "CONTENTS", "NOTE", "NOTES"}
+_NOT_CAPS_CUES = {"SCENE", "ACT", "INT", "EXT", "EST", "INTERIOR", "EXTERIOR", "FADE IN", "FADE OUT", "THE END", "FINIS", "CONTENTS", "NOTE", "NOTES"}
 
 
 def _valid_tab_name(name: str) -> bool:
@@ -102,6 +106,7 @@ ZH_HEADING_RE = re.compile(r"^\s*(?P<n>第[一二三四五六七八九十百零�
 def _is_heading(s: str) -> bool:
     return (bool(ACT_RE.match(s) and len(ACT_RE.match(s).group("rest")) < 80) or bool(SCENE_RE.match(s))
             or bool(PART_RE.match(s)) or bool(ORD_ACT_RE.match(s)) or bool(BARE_SCENE_RE.match(s))
+            or bool("\t" not in s and SCENE_PLACE_RE.match(s))
             or bool(ZH_HEADING_RE.match(s) and len(ZH_HEADING_RE.match(s).group("rest")) < 40))
 
 
@@ -332,6 +337,29 @@ class _PlayParser:
                 self.set_unit()
                 self.seen_structure, self.in_speech, self.after_heading = True, False, True
                 continue
+            m = SCENE_PLACE_RE.match(raw) if "\t" not in raw else None
+            if m:
+                self.flush()
+                self.speaker, self.seen_structure, self.in_speech = None, True, False
+                buf = [m.group("place")]  # the place may wrap over several lines
+                while i < n and self.lines[i].strip() and not self.cues.match(self.lines[i]) \
+                        and not _is_heading(self.lines[i]) and not self.lines[i].strip().startswith("["):
+                    buf.append(self.lines[i].strip())
+                    i += 1
+                self.pending_place = clean(" ".join(buf))
+                continue
+            m = ZH_HEADING_RE.match(raw)
+            if m and len(m.group("rest")) < 40:
+                self.flush()
+                if m.group("kind") == "幕":
+                    self.act, self.scene = m.group("n") + "幕", None
+                else:
+                    self.scene = m.group("n") + m.group("kind")
+                self.out.unit = " ".join(p for p in (self.act, self.scene) if p)
+                self.speaker, self.pending_place = None, clean(m.group("rest")) or None
+                self.seen_structure, self.in_speech = True, False
+                self.after_heading = self.pending_place is None
+                continue
             if BARE_SCENE_RE.match(raw):
                 self.flush()
                 self.speaker, self.pending_place = None, None
@@ -355,7 +383,7 @@ class _PlayParser:
                 close = buf.find("]")
                 direction, rest = (buf[1:close], buf[close + 1 :]) if close >= 0 else (buf[1:], "")
                 self._act(direction)
-                if re.match(r"^\W*Exeunt\b", direction.replace("_", "")):
+                if _CLEARS_SPEAKER.match(direction.replace("_", "")):
                     self.speaker = None
                 self.seen_structure = True
                 if clean(rest) and self.speaker:
@@ -377,6 +405,12 @@ class _PlayParser:
                 self.out.result.covered_chars += len(cue[0])
                 self.in_speech = self.seen_structure = True
                 continue
+            if raw.startswith("\u3000") and self.cues.zh_names:
+                # `　　一位先生进门。`: an indented paragraph between speeches is a direction
+                self.flush()
+                self._act(s)
+                self.seen_structure, self.in_speech = True, False
+                continue
             indent = len(raw) - len(raw.lstrip(" "))
             short_direction = DIRECTION_RE.match(s) and (indent >= 12 or (len(s.split()) <= 4 and s[-1:] in ".]_" ))
             if short_direction or (not self.in_speech and (DIRECTION_RE.match(s) or (s.startswith("_") and s.endswith("_")))):
@@ -388,7 +422,7 @@ class _PlayParser:
                     i += 1
                 direction = " ".join(buf)
                 self._act(direction)
-                if re.match(r"^\W*Exeunt\b", direction.replace("_", "")):
+                if _CLEARS_SPEAKER.match(direction.replace("_", "")):
                     self.speaker = None
                 self.seen_structure, self.in_speech = True, False
                 continue
@@ -397,7 +431,13 @@ class _PlayParser:
                 self.speech.append(s)
                 self.in_speech = True
             elif self.seen_structure:
-                self._act(s)  # unattributed text inside the play: treat as a direction
+                # unattributed text inside the play: a direction paragraph
+                buf = [s]
+                while i < n and self.lines[i].strip() and not self.cues.match(self.lines[i]) \
+                        and not _is_heading(self.lines[i]) and not self.lines[i].strip().startswith(("[", "(")):
+                    buf.append(self.lines[i].strip())
+                    i += 1
+                self._act(" ".join(buf))
         self.flush()
         return self.out.result
 

@@ -66,13 +66,13 @@ def test_text_quote_page(tmp_path):
     lines = extract_wiki(p, "asyoulik", resolver=RES)
     got = [(ln.unit, ln.kind, ln.speaker, ln.name, ln.text, ln.extra) for ln in lines]
     assert got == [
-        ("Act II", "dialogue", "jaques", "Jaques", "All the world's a stage, and all the men and women merely players.",
+        ("Act II #1", "dialogue", "jaques", "Jaques", "All the world's a stage, and all the men and women merely players.",
          {"episode": "Act II, Scene VII"}),
-        ("Act II", "dialogue", "duke_senior", "Duke Senior", "Sweet are the uses of adversity", {"episode": "Act II, Scene I"}),
-        ("Act IV", "dialogue", "rosalind", "Rosalind",
+        ("Act II #2", "dialogue", "duke_senior", "Duke Senior", "Sweet are the uses of adversity", {"episode": "Act II, Scene I"}),
+        ("Act IV #1", "dialogue", "rosalind", "Rosalind",
          "Men have died from time to time, and worms have eaten them, but not for love.", {"episode": "Act IV, Scene I"}),
-        ("Act IV", "dialogue", "orlando", "Orlando", "I would not be cured, youth.", {}),
-        ("Act IV", "dialogue", "rosalind", "Ros.", "I would cure you, if you would but call me Rosalind.", {}),
+        ("Act IV #2", "dialogue", "orlando", "Orlando", "I would not be cured, youth.", {}),
+        ("Act IV #2", "dialogue", "rosalind", "Ros.", "I would cure you, if you would but call me Rosalind.", {}),
     ]
     assert [ln.index for ln in lines] == list(range(5))
     assert all(ln.evidence == "script" and ln.source == "quotes.txt" for ln in lines)

@@ -27,7 +27,8 @@ from pathlib import Path
 from ..characters import AliasResolver
 from ..errors import InputError
 from ..records import Line
-from ..script.base import clean
+from ..script.base import clean, join_lines
+from ..script.colon import NARRATION_NAMES
 from ..textio import read_text
 from .html import Cell, looks_like_html, read_html
 from .quotes import Quote, parse_quote_text
@@ -39,7 +40,14 @@ _TITLE_NOISE = re.compile(
 )
 # requirement notes printed under a voice line ("Friendship Lv. 4", "好感度达到4级后解锁")
 _UNLOCK_NOTE = re.compile(r"^\s*(?:friendship\s+lv\.?\s*\d+|unlocks?\b.*|after\s+friendship.*|好感度.*|解锁.*|需要.*)\s*$", re.IGNORECASE)
-_HEADER_WORDS = {"title", "details", "name", "voice line", "line", "text", "标题", "详情", "语音", "台词", "内容", "quote"}
+_HEADER_WORDS = {"title", "details", "name", "voice line", "voice lines", "line", "lines", "text", "标题", "详情", "语音",
+                 "台词", "内容", "quote", "voice-over", "voice over", "description", "english", "en", "transcript",
+                 "语音标题", "语音名称", "语音内容", "台词内容", "中文", "文本", "原文", "条件", "condition", "requirement",
+                 "audio", "voice", "play", "notes", "note", "unlock", "解锁条件", "日文", "japanese", "chinese"}
+_SPEAKER_HEADERS = {"character", "speaker", "role", "who", "角色", "人物", "说话人", "说话者", "角色名", "发言人", "登场人物"}
+_TEXT_HEADERS = {"details", "voice line", "voice lines", "line", "lines", "text", "quote", "transcript", "dialogue",
+                 "english", "en", "台词", "语音内容", "台词内容", "内容", "文本", "详情", "中文", "原文", "对白"}
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff]")
 
 
 def page_character_from_title(title: str) -> str | None:
@@ -53,58 +61,127 @@ def page_character_from_title(title: str) -> str | None:
     return t or None
 
 
-def _voice_rows(rows: list[list[Cell]]) -> list[tuple[str, str]]:
-    """(title, text) pairs of a two-column voice table, or [] when the table is something else."""
+def _header_key(text: str) -> str:
+    return re.sub(r"[\s:：]+", " ", text.lower()).strip()
+
+
+def _is_header_row(row: list[Cell], first: bool) -> bool:
+    if all(c.header for c in row) and len({c.origin for c in row}) > 1:
+        return True
+    return first and any(_header_key(c.text) in _HEADER_WORDS | _SPEAKER_HEADERS for c in row) and all(
+        _header_key(c.text) in _HEADER_WORDS | _SPEAKER_HEADERS or not c.text for c in row)
+
+
+def _script(text: str) -> str:
+    return "cjk" if len(_CJK.findall(text)) * 3 >= len(text.replace(" ", "")) else "latin"
+
+
+def _text_of(cell: Cell) -> str:
+    return clean(" ".join(ln for ln in cell.text.split("\n") if not _UNLOCK_NOTE.match(ln)))
+
+
+def _columns(header: list[Cell] | None, body: list[list[Cell]]) -> tuple[int, int, bool] | None:
+    """(name column, text column, is the name column a speaker?) of a two-or-more-column table."""
+    width = max(len(r) for r in body)
+    if width < 2:
+        return None
+    keys = [_header_key(c.text) for c in header] if header else []
+    speaker_col = next((i for i, k in enumerate(keys) if k in _SPEAKER_HEADERS), None)
+    text_col = next((i for i, k in enumerate(keys) if k in _TEXT_HEADERS and i != speaker_col), None)
+    name_col = speaker_col if speaker_col is not None else 0
+    if text_col is None or text_col == name_col:
+        # the column with the longest text (ties: the leftmost), never the name column
+        def mean(i: int) -> float:
+            vals = [len(_text_of(r[i])) for r in body if len(r) > i and r[i].origin != r[name_col].origin]
+            return sum(vals) / len(vals) if vals else 0.0
+        cands = [i for i in range(width) if i != name_col]
+        text_col = max(cands, key=lambda i: (mean(i), -i))
+    return name_col, text_col, speaker_col is not None
+
+
+def _table_lines(rows: list[list[Cell]]) -> tuple[list[tuple[str, str]], bool]:
+    """((name, text) pairs, speaker table?) of a voice-line or dialogue table, or ([], False)."""
+    if not rows:
+        return [], False
+    header = rows[0] if _is_header_row(rows[0], True) else None
+    body = [r for i, r in enumerate(rows) if not (i == 0 and header) and not _is_header_row(r, False)]
+    body = [r for r in body if len({c.origin for c in r}) >= 2]  # section rows span the table
+    if not body or len(body) * 2 < len([r for r in rows if r is not header]):
+        return [], False
+    cols = _columns(header, body)
+    if cols is None:
+        return [], False
+    name_col, text_col, speaker = cols
+    groups: list[tuple[int, str, list[str]]] = []  # one per name cell (a rowspan groups rows)
+    for r in body:
+        if len(r) <= max(name_col, text_col):
+            continue
+        nc, tc = r[name_col], r[text_col]
+        title, text = clean(nc.text.replace("\n", " ")), _text_of(tc)
+        if groups and groups[-1][0] == nc.origin:
+            if text and text not in groups[-1][2]:
+                groups[-1][2].append(text)
+            continue
+        groups.append((nc.origin, title, [text] if text else []))
     pairs: list[tuple[str, str]] = []
-    two = [r for r in rows if len(r) == 2]
-    if len(two) < max(1, len(rows) // 2):
-        return []
-    for i, r in enumerate(rows):
-        if len(r) != 2:
+    for _, title, texts in groups:
+        if not title or not texts or len(title) > 80:
             continue
-        title, text = r[0].text, r[1].text
-        if i == 0 and (all(c.header for c in r) or title.lower() in _HEADER_WORDS):
-            continue
-        if not title or not text or len(title) > 80:
-            continue
-        text = " ".join(ln for ln in text.split("\n") if not _UNLOCK_NOTE.match(ln))
-        if clean(text):
-            pairs.append((clean(title), clean(text)))
-    return pairs
+        lang = _script(texts[0])  # rows a title spans: keep the lines in the first line's script
+        pairs.append((title, join_lines([t for t in texts if _script(t) == lang])))
+    if not pairs:
+        return [], False
+    long_enough = [p for p in pairs if len(p[1]) >= (6 if _script(p[1]) == "cjk" else 15)]
+    if len(long_enough) * 2 < len(pairs):  # a data table (Gender | Male), not lines
+        return [], False
+    return pairs, speaker
 
 
-def _table_quotes(rows: list[list[Cell]], unit: str, speaker: str | None, path) -> list[Quote]:
-    pairs = _voice_rows(rows)
+def _table_quotes(rows: list[list[Cell]], speaker: str | None, path) -> list[Quote]:
+    pairs, speaker_table = _table_lines(rows)
     if not pairs:
         return []
+    out: list[Quote] = []
+    if speaker_table:  # a dialogue table: Character | Line
+        for name, text in pairs:
+            if name.lower() in NARRATION_NAMES:
+                out.append(Quote("narration", text, ""))
+            else:
+                out.append(Quote("dialogue", text, "", name))
+        return out
     if not speaker:
         raise InputError("voice-line table found but whose lines they are is unknown (no <h1> or <title>); pass --character ID", path)
-    out: list[Quote] = []
     for title, text in pairs:
-        out.append(Quote("narration", f"Voice-over: {title}", unit, None, {"title": title}))
-        out.append(Quote("dialogue", text, unit, speaker, {"title": title}))
+        out.append(Quote("narration", f"Voice-over: {title}", "", None, {"title": title}))
+        out.append(Quote("dialogue", text, "", speaker, {"title": title}))
     return out
 
 
-def parse_wiki_text(text: str, character: str | None = None, path=None) -> list[Quote]:
-    """Parse page text (HTML or plain) into quotes in page order."""
+def parse_wiki_text(text: str, character: str | None = None, path=None, resolver: AliasResolver | None = None) -> list[Quote]:
+    """Parse page text (HTML, wikitext or plain) into quotes in page order."""
+    is_character = (lambda name: resolver.resolve(name) is not None) if resolver and resolver.characters else None
     if not looks_like_html(text):
-        return parse_quote_text(text, character)
+        return parse_quote_text(text, character, is_character=is_character)
     page = read_html(text)
     speaker = character or page_character_from_title(page.h1) or page_character_from_title(page.title)
-    out: list[Quote] = []
-    unit = "1"
+    parts: list[str] = []
+    tables: dict[str, list[Quote]] = {}
     for kind, block in page.blocks:
         if kind == "heading":
-            unit = str(block)
+            level, h = block  # type: ignore[misc]
+            parts.append(f"{'=' * level} {h} {'=' * level}")
         elif kind == "text":
-            out.extend(parse_quote_text(str(block), speaker, unit))
+            parts.append(str(block))
         elif kind == "table":
-            found = _table_quotes(block, unit, speaker, path)  # type: ignore[arg-type]
-            if not found:  # some other table: read its cells as text
-                out.extend(parse_quote_text("\n".join(c.text for r in block for c in r), speaker, unit))  # type: ignore[union-attr]
-            out.extend(found)
-    return out
+            found = _table_quotes(block, speaker, path)  # type: ignore[arg-type]
+            if found:
+                tables[str(len(tables))] = found
+                parts.append(f"\x00T{len(tables) - 1}")
+            else:  # some other table (e.g. a quote box): read its rows as text
+                parts.append("----")
+                parts.extend(" ".join(c.text.replace("\n", " ") for c in r if c.text) for r in block)  # type: ignore[union-attr]
+                parts.append("----")
+    return parse_quote_text("\n".join(parts), speaker, tables=tables, is_character=is_character)
 
 
 def extract_wiki(
@@ -118,7 +195,7 @@ def extract_wiki(
     path = Path(path)
     resolver = resolver or AliasResolver()
     text = read_text(path, encoding)
-    quotes = parse_wiki_text(text, character, path)
+    quotes = parse_wiki_text(text, character, path, resolver)
     if not any(q.kind == "dialogue" for q in quotes):
         raise InputError(
             "no quotes found: expected '\"quote\" — Character', a quote followed by '-- Character, \"Episode\"', "

@@ -1,9 +1,21 @@
 """Read a wiki page's HTML with the standard library's `html.parser`: title, headings, tables, text.
 
 `read_html(text)` returns a `Page`: its `<title>` and first `<h1>`, and its body as a list of
-blocks in document order: ("heading", text), ("text", text with one line per paragraph / list
-item / line break) and ("table", rows), each row a list of `Cell(header, text)`. Scripts,
-styles and audio/button widgets are dropped.
+blocks in document order:
+
+- ("heading", (level, text)) for `<h2>`..`<h6>`;
+- ("text", text): the running text rewritten in the wikitext-like form `quotes.py` reads, so
+  the structure a saved Wikiquote/Fandom page carries survives: a list item is a line opened by
+  `*` (`#` in an `<ol>`), one more per nesting level (`<ul><li>quote<ul><li>Character, Episode`
+  -> `* quote` / `** Character, Episode`); a `<dd>` line opens with `:`; a `<dt>` with `;`;
+  `<hr>` and the start/end of a top-level `<dl>` (one Wikiquote exchange) become a `----`
+  separator line; paragraphs end with a blank line;
+- ("table", rows), each row a list of `Cell(header, text)`, with `rowspan`/`colspan` expanded
+  (a spanned cell is repeated, `Cell.origin` names the cell it copies).
+
+Dropped: scripts, styles, audio/button widgets, footnote marks (`<sup>`), ruby readings, and
+page furniture found by tag or class/id (navigation, footer, infobox, table of contents,
+`[edit]` links, reference lists).
 """
 
 from __future__ import annotations
@@ -13,16 +25,32 @@ from html.parser import HTMLParser
 
 from ..script.base import clean
 
-_BLOCK = {"p", "div", "li", "ul", "ol", "dl", "dd", "dt", "blockquote", "section", "article", "pre", "center", "tbody", "thead"}
+_BLOCK = {"div", "blockquote", "section", "article", "pre", "center", "tbody", "thead", "figure", "figcaption"}
+_PARA = {"p"}
 _HEADINGS = {"h2", "h3", "h4", "h5", "h6"}
-_SKIP = {"script", "style", "noscript", "audio", "video", "button", "template", "svg", "sup"}
+_SKIP = {"script", "style", "noscript", "audio", "video", "button", "template", "svg", "sup", "rt", "rp",
+         "nav", "footer", "aside", "form", "select", "textarea", "head"}
+_SKIP_CLASSES = {
+    "mw-editsection", "toc", "navbox", "reference", "references", "reflist", "mw-references-wrap", "noprint",
+    "catlinks", "printfooter", "mw-jump-link", "portable-infobox", "infobox", "mw-cite-backlink", "page-footer",
+    "global-navigation", "wds-global-navigation", "fandom-community-header", "page-header__categories",
+    "page-side-tools", "mw-indicators", "vector-header", "vector-column-start", "mw-footer", "sistersitebox",
+    "wikipedia-box", "interwiki", "vector-toc", "mw-portlet", "page-header__actions", "audio-button",
+}
+_SKIP_IDS = {"toc", "mw-navigation", "footer", "catlinks", "mw-panel", "mw-head", "sitesub", "contentsub",
+             "jump-to-nav", "p-lang", "mw-page-base", "mw-head-base", "siteNotice".lower(), "vector-toc"}
 _VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param", "track"}
+_LIST_MARK = {"ul": "*", "ol": "#", "dl": ":"}
+SEPARATOR = "----"
 
 
 @dataclass
 class Cell:
     header: bool
     text: str
+    rowspan: int = 1
+    colspan: int = 1
+    origin: int = -1  # id of the source cell (spanned copies share it)
 
 
 @dataclass
@@ -32,46 +60,110 @@ class Page:
     blocks: list[tuple[str, object]] = field(default_factory=list)
 
 
+def _span(attrs: dict, name: str) -> int:
+    try:
+        return max(1, min(int(str(attrs.get(name) or "1").strip().split()[0]), 50))
+    except (ValueError, IndexError):
+        return 1
+
+
+def expand_spans(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """Lay the cells on a grid: a cell with rowspan/colspan N appears in each of the N slots."""
+    grid: list[list[Cell]] = []
+    pending: dict[tuple[int, int], Cell] = {}  # (row, col) -> spanned cell
+    n = 0
+    for r, row in enumerate(rows):
+        out: list[Cell] = []
+        col = 0
+        cells = list(row)
+        while cells or (r, col) in pending:
+            if (r, col) in pending:
+                out.append(pending.pop((r, col)))
+                col += 1
+                continue
+            c = cells.pop(0)
+            if c.origin < 0:
+                c.origin = n
+                n += 1
+            for dc in range(c.colspan):
+                copy = c if dc == 0 else Cell(c.header, c.text, 1, 1, c.origin)
+                out.append(copy)
+                for dr in range(1, c.rowspan):
+                    pending[(r + dr, col + dc)] = Cell(c.header, c.text, 1, 1, c.origin)
+            col += c.colspan
+        grid.append(out)
+    return grid
+
+
 class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.page = Page()
-        self.skip = 0
+        self.skip: list[list] = []  # [tag, depth] of skipped elements
         self.in_title = False
         self.in_h1 = False
         self.heading: list[str] | None = None
+        self.heading_level = 2
         self.text: list[str] = []  # running text outside tables
+        self.lists: list[str] = []  # open ul/ol/dl markers
         self.tables: list[list[list[Cell]]] = []  # stack of open tables
         self.cell: list[str] | None = None
-        self.cell_header = False
-        self.nested_cell_stack: list[tuple[list[str] | None, bool]] = []
+        self.cell_attrs: tuple[bool, int, int] = (False, 1, 1)
+        self.nested_cell_stack: list[tuple[list[str] | None, tuple[bool, int, int]]] = []
+        self.pending_mark: str | None = None  # list marker waiting for its item's first words
 
     # text outside tables
     def _flush_text(self) -> None:
         txt = "".join(self.text)
         self.text = []
-        lines = [clean(ln) for ln in txt.split("\n")]
-        lines = [ln for ln in lines if ln]
-        if lines:
-            self.page.blocks.append(("text", "\n".join(lines)))
+        out: list[str] = []
+        for ln in txt.split("\n"):
+            s = clean(ln)
+            if s == "\x01":  # a paragraph break: one blank line
+                if out and out[-1] != "":
+                    out.append("")
+            elif s.strip("*#:; ") or s == SEPARATOR:
+                out.append(s)
+        while out and out[-1] == "":
+            out.pop()
+        if out:
+            self.page.blocks.append(("text", "\n".join(out)))
+
+    def _skipped(self, tag: str, attrs: dict) -> bool:
+        if tag in _SKIP:
+            return True
+        classes = set(str(attrs.get("class") or "").lower().split())
+        if classes & _SKIP_CLASSES:
+            return True
+        return str(attrs.get("id") or "").lower() in _SKIP_IDS
 
     def handle_starttag(self, tag, attrs):
-        if tag in _SKIP:
-            self.skip += 1
-            return
+        a = dict(attrs)
         if self.skip:
+            if tag == self.skip[-1][0] and tag not in _VOID:
+                self.skip[-1][1] += 1
+            if tag == "title":
+                self.in_title = True
+            elif tag == "h1":
+                self.in_h1 = True
             return
         if tag == "title":
             self.in_title = True
-        elif tag == "h1":
+            return
+        if self._skipped(tag, a):
+            if tag not in _VOID:
+                self.skip.append([tag, 1])
+            return
+        if tag == "h1":
             self.in_h1 = True
         elif tag in _HEADINGS and not self.tables:
             self._flush_text()
             self.heading = []
+            self.heading_level = int(tag[1])
         elif tag == "table":
             if not self.tables:
                 self._flush_text()
-            self.nested_cell_stack.append((self.cell, self.cell_header))
+            self.nested_cell_stack.append((self.cell, self.cell_attrs))
             self.cell = None
             self.tables.append([])
         elif tag == "tr" and self.tables:
@@ -79,25 +171,58 @@ class _Reader(HTMLParser):
         elif tag in ("td", "th") and self.tables:
             if not self.tables[-1]:
                 self.tables[-1].append([])
-            self.cell, self.cell_header = [], tag == "th"
+            self.cell, self.cell_attrs = [], (tag == "th", _span(a, "rowspan"), _span(a, "colspan"))
+        elif tag in _LIST_MARK:
+            if tag == "dl" and not self.lists and self.cell is None and not self.tables:
+                self._separator()
+            self.lists.append(_LIST_MARK[tag])
+            self._newline()
+        elif tag in ("li", "dd", "dt"):
+            self._newline()
+            if self.cell is None and not self.tables:  # the marker is written with the item's first words
+                marks = "".join(self.lists) or ("*" if tag == "li" else ":")
+                self.pending_mark = marks[:-1] + ";" if tag == "dt" else marks
+        elif tag == "hr":
+            self._separator()
+        elif tag in _PARA:
+            self._newline(blank=True)
         elif tag in _BLOCK or tag == "br":
             self._newline()
 
     def handle_startendtag(self, tag, attrs):
-        if tag == "br" and not self.skip:
+        if self.skip:
+            return
+        if tag == "br":
             self._newline()
+        elif tag == "hr":
+            self._separator()
 
-    def _newline(self) -> None:
+    def _write(self, s: str) -> None:
         if self.cell is not None:
-            self.cell.append("\n")
+            self.cell.append(s)
         elif not self.tables:
-            self.text.append("\n")
+            self.text.append(s)
+
+    def _newline(self, blank: bool = False) -> None:
+        if self.pending_mark is not None and self.cell is None:
+            return  # an item has not started its words yet
+        self._write("\n\x01\n" if blank and self.cell is None and not self.lists else "\n")
+
+    def _separator(self) -> None:
+        self.pending_mark = None
+        if not self.tables and self.cell is None:
+            self.text.append(f"\n{SEPARATOR}\n")
 
     def handle_endtag(self, tag):
-        if tag in _SKIP:
-            self.skip = max(0, self.skip - 1)
-            return
         if self.skip:
+            if tag == self.skip[-1][0]:
+                self.skip[-1][1] -= 1
+                if self.skip[-1][1] == 0:
+                    self.skip.pop()
+            if tag == "title":
+                self.in_title = False
+            elif tag == "h1":
+                self.in_h1 = False
             return
         if tag == "title":
             self.in_title = False
@@ -108,34 +233,51 @@ class _Reader(HTMLParser):
             h = clean("".join(self.heading))
             self.heading = None
             if h:
-                self.page.blocks.append(("heading", h))
+                self.page.blocks.append(("heading", (self.heading_level, h)))
         elif tag in ("td", "th") and self.tables and self.cell is not None:
             text = "\n".join(clean(x) for x in "".join(self.cell).split("\n") if clean(x))
-            self.tables[-1][-1].append(Cell(self.cell_header, text))
+            header, rowspan, colspan = self.cell_attrs
+            self.tables[-1][-1].append(Cell(header, text, rowspan, colspan))
             self.cell = None
         elif tag == "table" and self.tables:
-            rows = [r for r in self.tables.pop() if r]
-            self.cell, self.cell_header = self.nested_cell_stack.pop() if self.nested_cell_stack else (None, False)
+            rows = expand_spans([r for r in self.tables.pop() if r])
+            self.cell, self.cell_attrs = self.nested_cell_stack.pop() if self.nested_cell_stack else (None, (False, 1, 1))
             if self.tables:  # a nested table: its text goes into the enclosing cell
                 if self.cell is not None:
                     self.cell.append("\n".join(" ".join(c.text for c in r) for r in rows))
             elif rows:
                 self.page.blocks.append(("table", rows))
-        elif tag in _BLOCK:
+        elif tag in _LIST_MARK and self.lists:
+            self.lists.pop()
+            self._newline()
+            if tag == "dl" and not self.lists and self.cell is None and not self.tables:
+                self._separator()
+        elif tag in _PARA:
+            self._newline(blank=True)
+        elif tag in _BLOCK or tag in ("li", "dd", "dt"):
+            if tag in ("li", "dd", "dt"):
+                self.pending_mark = None
             self._newline()
 
     def handle_data(self, data):
-        if self.skip:
-            return
         if self.in_title:
             self.page.title += data
+            return
         if self.in_h1:
             self.page.h1 += data
+            return
+        if self.skip:
+            return
         if self.heading is not None:
             self.heading.append(data)
         elif self.cell is not None:
             self.cell.append(data)
-        elif not self.tables and not self.in_title:
+        elif not self.tables:
+            if self.pending_mark is not None:
+                if not data.strip():
+                    return
+                self.text.append(self.pending_mark + " ")
+                self.pending_mark = None
             self.text.append(data)
 
     def close(self):
@@ -153,4 +295,6 @@ def read_html(text: str) -> Page:
 
 def looks_like_html(text: str) -> bool:
     head = text[:4000].lower()
-    return "<html" in head or "<!doctype html" in head or "<table" in text.lower() or "<body" in head or "<p>" in head
+    low = text.lower()
+    return ("<html" in head or "<!doctype html" in head or "<table" in low or "<body" in head or "<p>" in head
+            or "<dl>" in low or "<ul>" in low or "<div" in head)

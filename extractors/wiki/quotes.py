@@ -1,116 +1,505 @@
-"""Quote pages as plain text: attributed quotes, dialogue excerpts, quotes of the page's character.
+"""Quote pages as text: raw wikitext, text copied from a browser, or HTML rewritten by `html.py`.
 
-Understood, line by line (blank lines separate blocks):
+Understood, line by line:
 
-- `"quote" — Character` / `“quote” – Character, "Episode"` / `«quote» -- Character (Episode)` on
-  one line (dashes: — – ― -- ~);
-- a quote block (one or more lines, quoted or not, bullets `*`/`•` allowed) followed on the next
-  line by `-- Character, "Episode"` / `— Character`;
-- `Name: words` lines (Wikiquote dialogue excerpts; the colon-script rules apply);
-- a quoted line with no attribution belongs to the page's character when one is known
-  (`--character` or the page title); otherwise it is skipped;
-- `== Section ==` / `# Section` headings name the unit.
+- headings: `== Section ==` (wikitext; `html.py` writes `<h2>`..`<h6>` this way), `# Section`
+  (Markdown, when the page has no `==` headings), a line ending in `[edit]`/`[编辑]` (copied
+  page), `;Term` (a definition term), and short title-like lines right before dialogue or a
+  list (copied page);
+- list markers: wikitext `*`, `#`, `:` (one per nesting level, `**` nests), copied bullets
+  `•` (level 1), `◦` (level 2), `▪` (level 3);
+- attributed quotes: `"quote" — Character` / `“quote” ―Character, "Episode"` /
+  `「……」——凉宫春日《……》` on one line (dashes: — ― – -- ~ ——); a quote block (one or more
+  lines, quoted or not) followed by a `-- Character, "Episode"` / `― Character` line, or by a
+  more deeply nested list item (`* quote` / `** Character, ''Episode''`, `• quote` / `◦ Holmes
+  to Watson`); `{{Quote|text|Character|Source}}` templates;
+- dialogue excerpts: `Name: words` / `'''Name''': words` lines (the colon-script rules),
+  `Name: [stage direction]` and `[stage direction]` lines (-> `action`);
+- unattributed quotes: under a heading that names a speaker of the page (a Wikiquote film
+  page's `== Inigo Montoya ==` section) they are that speaker's; a quoted line with no
+  attribution belongs to the page's character when one is known; otherwise it is skipped.
+  A nested item that is a source, not a person (`** Chapter 1`, `** ''A Study in Scarlet''
+  (1887)`: italics, digits, chapter words) is kept in `extra.source`.
 
-The episode (or work) after the character's name is kept in `extra.episode`.
+Units. A dialogue exchange is one block: it ends at a heading, a `----` separator (`<hr>`, the
+end of a `<dl>`), a standalone quote, and at a blank line when the page writes exchanges as
+runs of consecutive `Name: words` lines. Each standalone quote is a block of its own. The
+unit is the heading path (`Season 1 / Pilot [1.01]`), numbered `#1`, `#2`... when a section
+holds more than one block, so the segmenter never joins two scenes.
+
+The episode/work after the character's name is kept in `extra.episode`; `Name to Watson` keeps
+`extra.context` = "to Watson".
 """
 
 from __future__ import annotations
 
+import html as _html
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..script.base import clean, join_lines
-from ..script.colon import match_cue, unquote, valid_name, NARRATION_NAMES
+from ..script.colon import NARRATION_NAMES, match_cue, unquote, valid_name
 
-_OPEN = "\"“„«「『'‘"
-_DASH = r"(?:—|–|―|--|~|－－)"
-INLINE_RE = re.compile(rf"^\s*(?:[*•#:]+\s*)?(?P<quote>[{_OPEN}].+[\"”»」』'’])\s*{_DASH}\s*(?P<who>\S.*)$")
-ATTRIB_RE = re.compile(rf"^\s*(?:[*•:]+\s*)?{_DASH}\s*(?P<who>\S.*)$")
-HEADING_RE = re.compile(r"^\s*(?:=+\s*(?P<a>[^=]+?)\s*=+|#{1,6}\s+(?P<b>.+?))\s*$")
-BULLET_RE = re.compile(r"^\s*[*•]+\s*")
+_OPEN = "\"“„«「『'‘‹"
+_CLOSE = "\"”»」』'’›“"
+_DASH = r"(?:—+|―+|–|--+|~|－－|\u2e3a|\u2e3b)"
+INLINE_RE = re.compile(rf"^(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)\s*{_DASH}\s*(?P<who>\S.*)$")
+ATTRIB_RE = re.compile(rf"^{_DASH}\s*(?P<who>\S.*)$")
+HYPHEN_ATTRIB_RE = re.compile(r"^-\s+(?P<who>\S.*)$")
+HEADING_RE = re.compile(r"^(?P<eq>=+)\s*(?P<a>[^=].*?)\s*(?P=eq)$")
+MD_HEADING_RE = re.compile(r"^#{1,6}\s+(?P<b>.+?)\s*#*$")
+EDIT_MARK_RE = re.compile(r"\s*\[\s*(?:edit|edit source|编辑|編輯|编辑源代码|modifier|bearbeiten)\s*\]\s*$", re.IGNORECASE)
+SEP_RE = re.compile(r"^(?:-{4,}|_{4,}|—{3,}|―{3,}|\*\s*\*\s*\*|={4,}|<hr[^>]*>)$", re.IGNORECASE)
+MARK_RE = re.compile(r"^(?P<marks>[*#:;]+)\s*")
+_COPIED_BULLETS = {"•": 1, "●": 1, "◦": 2, "○": 2, "‣": 2, "▪": 3, "▫": 3, "■": 3, "□": 3}
+COPIED_RE = re.compile(r"^(?P<b>[•●◦○‣▪▫■□])\s*")
+FOOTNOTE_RE = re.compile(r"\s*\[(?:src|\d{1,3}|[a-z]|note \d+|citation needed|clarification needed|需要来源|来源请求|注 ?\d+)\]",
+                         re.IGNORECASE)
+DIRECTION_LINE_RE = re.compile(r"^(?:\[[^\]]+\]|\([^)]+\)|（[^）]+）|【[^】]+】)$")
+LEADING_DIRECTION_RE = re.compile(r"^(\[[^\]]*\]|\([^)]*\)|（[^）]*）)\s*")
+_SOURCE_WORDS = re.compile(
+    r"^(?:chapter|ch\.|chap\.|act|scene|part|book|volume|vol\.|episode|ep\.|season|series|page|p\.|pp\.|letter|"
+    r"canto|stanza|verse|section|issue|line|lines|from|in|source|written|said|quoted|attributed|cited|misattributed|"
+    r"第|卷|章)\b",
+    re.IGNORECASE,
+)
+_CONTEXT_RE = re.compile(
+    r"^(?P<name>.+?)\s*,?\s+(?P<ctx>(?:to|speaking to|talking to|addressing|about|on|when|after|while|before|"
+    r"replying to|in reply to|upon|at|during|as|对|向)\s+.+)$"
+)
+_NARRATING = {"narrating", "narration", "narrator", "voice-over", "voiceover", "voice over", "旁白"}
+_QUOTE_TEMPLATES = {"quote", "cquote", "quotation", "quote box", "quotebox", "q", "rquote", "quotation box", "dialogquote"}
+_TPL_TEXT = ("quotetext", "quote", "text", "1")
+_TPL_WHO = ("personquoted", "author", "sign", "speaker", "character", "source_person", "2")
+_TPL_SRC = ("quotesource", "source", "title", "work", "episode", "3")
+TABLE_MARK_RE = re.compile(r"^\x00T(?P<n>\d+)$")
 
 
 @dataclass
 class Quote:
-    kind: str  # dialogue / narration
+    kind: str  # dialogue / narration / action
     text: str
     unit: str
     name: str | None = None
     extra: dict = field(default_factory=dict)
 
 
+# -- markup ------------------------------------------------------------------------------------------------------
+
+def _template(m: re.Match) -> str:
+    parts = [p.strip() for p in m.group(1).split("|")]
+    name = parts[0].lower().replace("_", " ")
+    if name not in _QUOTE_TEMPLATES:
+        return ""
+    named: dict[str, str] = {}
+    pos = 1
+    for p in parts[1:]:
+        k, eq, v = p.partition("=")
+        if eq and re.fullmatch(r"[\w ]{1,20}", k.strip()):
+            named[k.strip().lower()] = v.strip()
+        else:
+            named[str(pos)] = p
+            pos += 1
+
+    def first(keys):
+        return next((named[k] for k in keys if named.get(k)), "")
+
+    text, who, src = first(_TPL_TEXT), first(_TPL_WHO), first(_TPL_SRC)
+    if not text:
+        return ""
+    if text[0] not in _OPEN:
+        text = f"“{text}”"
+    if not who:
+        return text
+    return f"{text} — {who}" + (f", {src}" if src else "")
+
+
+def strip_wikitext(text: str) -> str:
+    """Raw wikitext -> plain lines (quote templates become `"text" — who, source`)."""
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"<ref[^>/]*/>", "", text, flags=re.I)
+    text = re.sub(r"<ref[^>]*>.*?</ref>", "", text, flags=re.I | re.S)
+    for _ in range(5):
+        new = re.sub(r"\{\{([^{}]*)\}\}", _template, text)
+        if new == text:
+            break
+        text = new
+    text = re.sub(r"\[\[(?:File|Image|Category|Media|文件|檔案|图像|分类|分類):[^\]]*\]\]", "", text, flags=re.I)
+    text = re.sub(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", text)
+    text = re.sub(r"\[(?:https?|ftp)://\S+\s+([^\]]+)\]", r"\1", text)
+    text = re.sub(r"\[(?:https?|ftp)://\S+\]", "", text)
+    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.I)
+    text = re.sub(r"</?(?:i|em|cite)>", "''", text, flags=re.I)
+    text = re.sub(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>", "", text)
+    return _html.unescape(text)
+
+
+def _no_marks(s: str) -> str:
+    """Drop bold/italic apostrophes and footnote marks."""
+    s = s.replace("'''", "").replace("''", "")
+    return FOOTNOTE_RE.sub("", s).strip()
+
+
+# -- attributions ---------------------------------------------------------------------------------------------------
+
 def split_attribution(who: str) -> tuple[str, str | None]:
-    """'Rosalind, "Act IV"' -> ('Rosalind', 'Act IV'); 'Zhongli (Genshin Impact)' -> ('Zhongli', ...)."""
-    who = clean(who).rstrip(".")
-    m = re.match(r"^(?P<name>[^,(（\[]+?)\s*(?:[,，]\s*(?P<ep1>.+)|[(（\[](?P<ep2>.+?)[)）\]]|\s+in\s+(?P<ep3>[\"“'‘].+))?$", who)
+    """'Rosalind, "Act IV"' -> ('Rosalind', 'Act IV'); 'Zhongli (Genshin Impact)' -> ('Zhongli', ...);
+    '凉宫春日《凉宫春日的忧郁》' -> ('凉宫春日', '凉宫春日的忧郁')."""
+    who = clean(_no_marks(who)).rstrip(".").strip()
+    m = re.match(
+        r"^(?P<name>[^,，(（\[《]+?)\s*(?:[,，]\s*(?P<ep1>.+)|[(（\[](?P<ep2>.+?)[)）\]]|《(?P<ep4>.+?)》.*"
+        r"|\s+in\s+(?P<ep3>[\"“'‘].+))?$",
+        who,
+    )
     if not m:
         return who, None
-    ep = m.group("ep1") or m.group("ep2") or m.group("ep3")
+    ep = m.group("ep1") or m.group("ep2") or m.group("ep3") or m.group("ep4")
     if ep:
-        ep = ep.strip().strip("\"“”'‘’«»「」").strip() or None
+        ep = ep.strip().strip("\"“”'‘’«»「」《》").strip() or None
     return m.group("name").strip(), ep
 
 
 def _looks_like_name(name: str) -> bool:
-    return valid_name(name) and len(name) <= 40
+    return valid_name(name) and len(name) <= 40 and not _SOURCE_WORDS.match(name) and not re.search(r"\d{3,}", name)
 
 
-def parse_quote_text(text: str, page_character: str | None = None, unit: str = "1") -> list[Quote]:
-    """Parse the text of a quote page; `page_character` owns unattributed quoted lines."""
-    out: list[Quote] = []
-    block: list[str] = []
+@dataclass
+class Attribution:
+    name: str | None  # the speaker, or None when the attribution is a source (a chapter, a work)
+    extra: dict
+    narrating: bool = False
 
-    def quoted(s: str) -> bool:
-        return len(s) >= 2 and s[0] in _OPEN and unquote(s) != s
 
-    def flush_block(who: str | None) -> None:
-        nonlocal block
-        lines = [BULLET_RE.sub("", b).strip() for b in block]
-        block = []
-        words = unquote(join_lines(lines))
-        if not clean(words):
-            return
-        if who:
-            name, ep = split_attribution(who)
-            if _looks_like_name(name):
-                out.append(Quote("dialogue", clean(words), unit, name, {"episode": ep} if ep else {}))
-                return
-        if page_character and all(quoted(ln) for ln in lines):
-            out.append(Quote("dialogue", clean(words), unit, page_character))
+def parse_attribution(who: str, is_character: Callable[[str], bool] | None = None) -> Attribution:
+    """Read what follows a dash or sits in a nested list item under a quote."""
+    raw = who.strip()
+    if raw.startswith("''") and not raw.startswith("'''"):  # an italic title: a work, not a person
+        plain = clean(_no_marks(raw))
+        if not (is_character and is_character(split_attribution(plain)[0])):
+            return Attribution(None, {"source": plain})
+    plain = clean(_no_marks(raw))
+    name, ep = split_attribution(plain)
+    extra: dict = {}
+    m = _CONTEXT_RE.match(name)
+    if m and not _looks_like_name(name) and _looks_like_name(m.group("name")):
+        name, extra["context"] = m.group("name").strip(), m.group("ctx").strip()
+    known = bool(is_character and is_character(name))
+    if not known and not _looks_like_name(name):
+        return Attribution(None, {"source": plain})
+    if ep and ep.lower() in _NARRATING:
+        return Attribution(name, {"narrator": name}, narrating=True)
+    if ep:
+        extra["episode"] = ep
+    return Attribution(name, extra)
 
-    for raw in text.split("\n"):
-        s = raw.strip()
-        if not s:
-            flush_block(None)
-            continue
-        h = HEADING_RE.match(s)
+
+# -- lines -----------------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Item:
+    kind: str  # blank / sep / heading / line / table
+    text: str = ""
+    depth: int = 0
+    level: int | None = None  # heading level (None: a soft heading found later)
+
+
+def _classify(raw: str, wikitext_headings: bool) -> _Item:
+    s = raw.strip()
+    if not s:
+        return _Item("blank")
+    t = TABLE_MARK_RE.match(s)
+    if t:
+        return _Item("table", t.group("n"))
+    if SEP_RE.match(s):
+        return _Item("sep")
+    h = HEADING_RE.match(s)
+    if h:
+        return _Item("heading", clean(_no_marks(h.group("a"))), level=len(h.group("eq")))
+    if not wikitext_headings:
+        h = MD_HEADING_RE.match(s)
         if h:
-            flush_block(None)
-            unit = clean(h.group("a") or h.group("b"))
+            return _Item("heading", clean(_no_marks(h.group("b"))), level=len(s) - len(s.lstrip("#")))
+    if EDIT_MARK_RE.search(s):
+        return _Item("heading", clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=0)
+    depth = 0
+    m = MARK_RE.match(s)
+    if m:
+        marks = m.group("marks")
+        if marks.endswith(";") and not marks.endswith(":;"):
+            body = clean(_no_marks(s[m.end():]))
+            return _Item("heading", body, level=9) if body else _Item("blank")
+        depth, s = len(marks), s[m.end():]
+    else:
+        c = COPIED_RE.match(s)
+        if c:
+            depth, s = _COPIED_BULLETS[c.group("b")], s[c.end():]
+    s = FOOTNOTE_RE.sub("", s).strip()
+    if not s:
+        return _Item("blank")
+    return _Item("line", s, depth=depth)
+
+
+def _quoted(s: str) -> bool:
+    return len(s) >= 2 and s[0] in _OPEN and unquote(s) != s
+
+
+def _is_cue(s: str) -> tuple[str, str] | None:
+    s = _no_marks(s)
+    if _quoted(s):
+        return None
+    return match_cue(s)
+
+
+def _soft_heading_candidate(it: _Item) -> bool:
+    if it.kind != "line" or it.depth:
+        return False
+    s = _no_marks(it.text)
+    return (0 < len(s) <= 80 and s[0] not in _OPEN and not re.search(r"[.!?,;:。！？，；：…\"”」』'’)\]]$", s)
+            and not _is_cue(s) and not ATTRIB_RE.match(s) and not INLINE_RE.match(s) and not DIRECTION_LINE_RE.match(s))
+
+
+def _mark_soft_headings(items: list[_Item]) -> None:
+    """A title-like plain line right before dialogue, a list, a quote or another such line is a heading."""
+    nxt: _Item | None = None
+    for it in reversed(items):
+        if it.kind == "blank":
             continue
-        m = INLINE_RE.match(s)
-        if m:
-            name, _ = split_attribution(m.group("who"))
-            if _looks_like_name(name):
-                flush_block(None)
-                block = [m.group("quote")]
-                flush_block(m.group("who"))
+        if _soft_heading_candidate(it) and nxt is not None:
+            s = _no_marks(nxt.text) if nxt.kind == "line" else ""
+            follows = (
+                nxt.kind in ("heading", "sep", "table")
+                or nxt.kind == "line" and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(INLINE_RE.match(s)))
+            )
+            if follows and not (nxt.kind == "line" and (ATTRIB_RE.match(s) or HYPHEN_ATTRIB_RE.match(s))):
+                it.kind, it.text, it.level = "heading", clean(_no_marks(it.text)), 0
+        nxt = it
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\W_]+", " ", name.lower()).strip()
+
+
+# -- the parser ----------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Out:
+    quote: Quote
+    block: int
+    path: tuple[str, ...]
+    owner_headings: tuple[str, ...] = ()  # set for unattributed quotes: who may own them
+    quoted: bool = False
+
+
+def parse_quote_text(
+    text: str,
+    page_character: str | None = None,
+    unit: str = "1",
+    tables: dict[str, list[Quote]] | None = None,
+    is_character: Callable[[str], bool] | None = None,
+) -> list[Quote]:
+    """Parse the text of a quote page; `page_character` owns unattributed quoted lines.
+
+    `tables` maps `\\x00T<n>` marker lines to quotes already read from HTML tables (one block
+    each); `is_character(name)` says whether a name is a configured character (accepted as a
+    speaker even when it does not look like one, and as the owner of a section named after it).
+    """
+    text = strip_wikitext(text)
+    wikitext_headings = bool(re.search(r"^\s*==[^=\n]+==\s*$", text, re.M))
+    items = [_classify(raw, wikitext_headings) for raw in text.split("\n")]
+    _mark_soft_headings(items)
+    cue_lines = [i for i, it in enumerate(items) if it.kind == "line" and _is_cue(it.text)]
+    tight = any(items[i + 1].kind == "line" and _is_cue(items[i + 1].text) for i in cue_lines if i + 1 < len(items))
+
+    out: list[_Out] = []
+    path: list[tuple[int, str]] = []
+    soft_run = False
+    block = 0
+    exchange = False  # is a dialogue block open?
+    pending: list[str] = []
+    pending_depth = 0
+    last_dialogue: _Out | None = None
+
+    def cur_path() -> tuple[str, ...]:
+        return tuple(t for _, t in path)
+
+    def new_block() -> int:
+        nonlocal block
+        block += 1
+        return block
+
+    def flush(att: Attribution | None = None) -> None:
+        nonlocal pending
+        lines = pending
+        pending = []
+        if not lines:
+            return
+        words = unquote(join_lines([_no_marks(x) for x in lines]))
+        words = clean(words)
+        if not words:
+            return
+        quoted = all(_quoted(_no_marks(x)) for x in lines)
+        extra = dict(att.extra) if att else {}
+        if att and att.name:
+            kind = "narration" if att.narrating else "dialogue"
+            q = Quote(kind, words, unit, None if att.narrating else att.name, extra)
+            out.append(_Out(q, new_block(), cur_path()))
+            return
+        q = Quote("dialogue", words, unit, None, extra)
+        out.append(_Out(q, new_block(), cur_path(), owner_headings=cur_path() or ("",), quoted=quoted))
+
+    def end_exchange() -> None:
+        nonlocal exchange, last_dialogue
+        exchange, last_dialogue = False, None
+
+    for idx, it in enumerate(items):
+        if it.kind == "blank":
+            flush()
+            if tight:
+                end_exchange()
+            continue
+        if it.kind == "sep":
+            flush()
+            end_exchange()
+            continue
+        if it.kind == "heading":
+            flush()
+            end_exchange()
+            if not it.text:
                 continue
-        m = ATTRIB_RE.match(s)
-        if m and block:
-            flush_block(m.group("who"))
+            if it.level == 0:  # a soft heading (copied page): consecutive ones nest
+                lvl = (path[-1][0] + 1) if (soft_run and path) else 2
+                soft_run = True
+            else:
+                lvl = it.level or 2
+                soft_run = False
+            while path and path[-1][0] >= lvl:
+                path.pop()
+            path.append((lvl, it.text))
             continue
-        cue = match_cue(BULLET_RE.sub("", s))
-        if cue and not quoted(BULLET_RE.sub("", s)):
-            flush_block(None)
+        soft_run = False
+        if it.kind == "table":
+            flush()
+            end_exchange()
+            b = new_block()
+            for q in (tables or {}).get(it.text, []):
+                out.append(_Out(Quote(q.kind, q.text, unit, q.name, dict(q.extra)), b, cur_path()))
+            continue
+        s, depth = it.text, it.depth
+        plain = _no_marks(s)
+        # a nested item under a pending quote: its attribution or source
+        if pending and depth > pending_depth and pending_depth > 0:
+            flush(parse_attribution(s, is_character))
+            continue
+        m = INLINE_RE.match(plain)
+        if m:
+            att = parse_attribution(m.group("who"), is_character)
+            if att.name:
+                flush()
+                end_exchange()
+                pending = [m.group("quote")]
+                flush(att)
+                continue
+        m = ATTRIB_RE.match(plain) or (HYPHEN_ATTRIB_RE.match(plain) if pending else None)
+        if m and pending:
+            att = parse_attribution(m.group("who"), is_character)
+            if att.name or ATTRIB_RE.match(plain):
+                flush(att)
+                continue
+        cue = _is_cue(s)
+        if cue:
+            flush()
             name, words = cue
-            words = unquote(re.sub(r"^\[[^\]]*\]\s*", "", words))
-            if clean(words):
-                if name.lower() in NARRATION_NAMES:
-                    out.append(Quote("narration", clean(words), unit))
-                else:
-                    out.append(Quote("dialogue", clean(words), unit, name))
+            if not exchange:
+                new_block()
+                exchange = True
+            extra: dict = {}
+            d = LEADING_DIRECTION_RE.match(words)
+            if d:
+                extra["direction"] = d.group(1)[1:-1].strip()
+                words = words[d.end():]
+            words = clean(unquote(words))
+            if name.lower() in NARRATION_NAMES:
+                if words:
+                    out.append(_Out(Quote("narration", words, unit, None, extra), block, cur_path()))
+                last_dialogue = None
+            elif words:
+                last_dialogue = _Out(Quote("dialogue", words, unit, name, extra), block, cur_path())
+                out.append(last_dialogue)
+            elif extra.get("direction"):
+                out.append(_Out(Quote("action", f"{name} [{extra['direction']}]", unit, None, {}), block, cur_path()))
+                last_dialogue = None
             continue
-        block.append(s)
-    flush_block(None)
-    return out
+        if DIRECTION_LINE_RE.match(plain):
+            flush()
+            if exchange:
+                out.append(_Out(Quote("action", plain[1:-1].strip(), unit, None, {}), block, cur_path()))
+                last_dialogue = None
+            continue
+        # a wrapped speech: a plain line right after a `Name: words` line of the same level
+        if (last_dialogue is not None and not depth and not pending and idx > 0 and items[idx - 1].kind == "line"
+                and not _quoted(plain)):
+            last_dialogue.quote.text = join_lines([last_dialogue.quote.text, plain])
+            continue
+        if pending and depth != pending_depth:
+            flush()
+        if not pending:
+            end_exchange()
+        pending.append(s)
+        pending_depth = depth
+    flush()
+    return _finish(out, unit, page_character, is_character)
+
+
+def _finish(out: list[_Out], base: str, page_character: str | None, is_character) -> list[Quote]:
+    """Give unattributed quotes an owner (or drop them), then name the units."""
+    speakers = {_norm(o.quote.name) for o in out if o.quote.name}
+    speakers.discard("")
+
+    def speaker_heading(h: str) -> str | None:
+        n = _norm(h)
+        if not n or not _looks_like_name(h) and not (is_character and is_character(h)):
+            return None
+        if n in speakers or (is_character and is_character(h)) or (page_character and n == _norm(page_character)):
+            return h
+        words = n.split()
+        if len(words) > 1 and any(w in speakers for w in (words[0], words[-1]) if len(w) > 2):
+            return h
+        return None
+
+    kept: list[_Out] = []
+    for o in out:
+        if o.owner_headings:
+            owner = next((speaker_heading(h) for h in reversed(o.owner_headings) if speaker_heading(h)), None)
+            if owner:
+                o.quote.name = owner
+            elif page_character and o.quoted:
+                o.quote.name = page_character
+            else:
+                continue
+        kept.append(o)
+
+    # units: the heading path, numbered when a section run holds more than one block
+    runs: list[list[_Out]] = []
+    for o in kept:
+        if runs and runs[-1][-1].path == o.path:
+            runs[-1].append(o)
+        else:
+            runs.append([o])
+    result: list[Quote] = []
+    for run in runs:
+        path = " / ".join(run[0].path)
+        blocks: list[int] = []
+        for o in run:
+            if not blocks or blocks[-1] != o.block:
+                blocks.append(o.block)
+        for o in run:
+            k = blocks.index(o.block) + 1
+            if len(blocks) == 1:
+                o.quote.unit = path or base
+            elif path:
+                o.quote.unit = f"{path} #{k}"
+            else:
+                o.quote.unit = str(k) if base == "1" else f"{base} #{k}"
+            result.append(o.quote)
+    return result

@@ -9,6 +9,8 @@
 - `(parentheticals)` under a cue are kept with the speech in `extra.parenthetical` (they do
   not become lines of their own, so a speech stays one line);
 - the dialogue runs until the next blank line; wrapped lines are joined with spaces;
+- dual dialogue printed side by side (`ELSIE        TOBY` over two columns of words) gives two
+  lines, left column first, each with `extra.dual`;
 - a speech cut by a page break (`(MORE)`, maybe a page number or `CONTINUED:`, then the same
   `NAME (CONT'D)`) is one line: the words on both pages are joined;
 - any other paragraph is an `action` line; transitions (`CUT TO:`, `FADE IN:`, `DISSOLVE TO:`,
@@ -53,6 +55,44 @@ def _cue(s: str) -> tuple[str, str] | None:
             return None
     ext = clean(m.group("ext").replace("(", " ").replace(")", " "))
     return clean(m.group("name")), ext
+
+
+_COLUMNS_RE = re.compile(r"\s{4,}")
+
+
+def _dual_cue(s: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """`ELSIE                    TOBY`: two cues side by side (dual dialogue printed in two columns)."""
+    parts = _COLUMNS_RE.split(s.strip())
+    if len(parts) != 2:
+        return None
+    a, b = _cue(parts[0]), _cue(parts[1])
+    return (a, b) if a and b else None
+
+
+def _dual_speeches(lines: list[str], i: int) -> tuple[int, list[list[str]], list[list[str]]]:
+    """Read the two columns below a dual cue (from line i to the blank line): words and parentheticals."""
+    words: list[list[str]] = [[], []]
+    parens: list[list[str]] = [[], []]
+    split_col = None
+    while i < len(lines) and lines[i].strip():
+        raw = lines[i].rstrip()
+        i += 1
+        stripped = raw.lstrip()
+        indent = len(raw) - len(stripped)
+        parts = _COLUMNS_RE.split(stripped, maxsplit=1)
+        if len(parts) == 2:
+            split_col = raw.index(parts[1], indent + len(parts[0]))
+            cols = parts
+        elif split_col is not None and indent >= split_col - 2:
+            cols = ["", parts[0]]
+        else:
+            cols = [parts[0], ""]
+        for side, t in enumerate(cols):
+            if t.startswith("(") and t.endswith(")"):
+                parens[side].append(t[1:-1].strip())
+            elif t:
+                words[side].append(t)
+    return i, words, parens
 
 
 _MORE_RE = re.compile(r"^\(\s*MORE\s*\)$")
@@ -108,6 +148,19 @@ def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseR
             out.narrate(heading, heading=heading)
             out.result.covered_chars += len(s)
             i += 1
+            continue
+        dual = _dual_cue(s)
+        if dual and i + 1 < n and lines[i + 1].strip():
+            i, words2, parens2 = _dual_speeches(lines, i + 1)
+            for (name, ext), said, paren in zip(dual, words2, parens2):
+                extra = {"dual": True}
+                if ext:
+                    extra["extension"] = ext
+                if paren:
+                    extra["parenthetical"] = "; ".join(paren)
+                if said:
+                    out.result.cue_lines += 1
+                    out.say(name, join_lines(said), **extra)
             continue
         cue = _cue(s)
         nxt = lines[i + 1].strip() if i + 1 < n else ""

@@ -1,0 +1,197 @@
+"""Real script layouts (tests/fixtures/script/, provenance in its README.md): for each file, the format
+`auto` picks, the exact sequence of (speaker cue, first words) of the dialogue lines, and that the stage
+directions end up in action lines, never inside the dialogue text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from extractors.errors import InputError
+from extractors.script import extract_script
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "script"
+
+# file -> (format auto must pick, [(cue as written, first words)], directions that must be action lines)
+CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
+    "colon_tinyshakes_coriolanus.txt": ("colon", [
+        ("First Citizen", "Before we proceed"), ("All", "Speak, speak."), ("First Citizen", "You are all resolved"),
+        ("All", "Resolved. resolved."), ("First Citizen", "First, you know"), ("All", "We know't"),
+        ("First Citizen", "Let us kill him, and we'll have corn at our own price. Is't a verdict?"),
+        ("All", "No more talking"), ("Second Citizen", "One word"),
+        ("MENENIUS", "What work's, my countrymen, in hand? where go you With bats"),
+    ], []),
+    "colon_caps_synge_riders.txt": ("colon", [
+        ("MAURYA", "Where is he?"), ("CATHLEEN", "He's gone down"), ("MAURYA", "He won't go this day with"),
+        ("NORA", "He won't go this day. The young"), ("CATHLEEN", "Is the sea bad"), ("NORA", "Middling bad"),
+    ], ["in a low voice", "looking out anxiously"]),
+    "colon_tv_caps_transcript.txt": ("colon", [
+        ("MARTY", "Did anybody see a ladder"), ("DEB", "A ladder. Going by."), ("MARTY", "Howard borrowed it"),
+        ("DEB", "Seven letters"), ("MARTY", "Howard!"), ("HOWARD", "Okay, before anyone"), ("MARTY", "Half."),
+        ("HOWARD", "I brought back the good half."), ("CLERK", "Can I help you?"), ("MARTY", "Do you sell"),
+    ], ["entering, out of breath", "without looking up", "The door opens. HOWARD walks in holding half a ladder.",
+        "holding up the half"]),
+    "colon_sitcom_mixedcase.txt": ("colon", [
+        ("Lena", "Has anyone seen my umbrella?"), ("Sam", 'Define "seen."'), ("Priya", "He means he took it"),
+        ("Sam", "I was going to tell her."), ("Lena", "It was raining, Sam."), ("Sam", "I will buy you"),
+        ("Priya", "So did he buy"), ("Lena", "He bought me a raincoat."),
+    ], ["mortified", "Sam slides lower on the sofa."]),
+    "colon_chatharuhi_zh.txt": ("colon", [
+        ("林小满", "你又迟到了。"), ("周远", "我去买了两瓶汽水"), ("林小满", "橘子的。"), ("周远", "我就知道。"),
+        ("林小满", "明天就要比赛了"), ("周远", "紧张啊，可是紧张也没有用。"), ("林小满", "那就别想了。"),
+    ], ["林小满接过汽水，看着远处的操场"]),
+    "colon_zh_huaju.txt": ("colon", [
+        ("掌柜", "今天怕是没什么客人了。"), ("伙计", "掌柜的，门口来了"), ("掌柜", "快请进来。"), ("先生", "有热茶吗？"),
+        ("掌柜", "有，有！您请坐。"), ("掌柜", "小三，沏一壶龙井！"), ("伙计", "好嘞！"),
+    ], ["擦着桌子", "一位穿长衫的先生进门，收起雨伞。", "转身"]),
+    "play_zh_huaju_space.txt": ("play", [
+        ("掌柜", "今天怕是没什么客人了。"), ("伙计", "掌柜的，门口来了"), ("掌柜", "快请进来。"), ("先生", "有热茶吗？"),
+        ("掌柜", "有，有！您请坐。"), ("掌柜", "小三，沏一壶龙井！"), ("伙计", "好嘞！"), ("先生", "这雨，怕是要下一夜了。"),
+    ], ["擦着桌子", "一位穿长衫的先生进门，收起雨伞。", "转身", "坐下"]),
+    "play_ibsen_dolls_house.txt": ("play", [
+        ("HELMER", "Is that my little lark"), ("NORA", "Yes, it is!"), ("HELMER", "Is it my little squirrel"),
+        ("NORA", "Yes!"), ("HELMER", "When did my squirrel"), ("NORA", "Just now."), ("NORA", "Come in here, Torvald,"),
+        ("HELMER", "Don't disturb me."), ("HELMER", "Bought, did you say?"), ("MRS LINDE", "How do you do, Nora?"),
+        ("NORA", "How do you do--"), ("MRS LINDE", "You don't recognise me"),
+    ], ["calls out from his room", "busy opening some of the parcels",
+        "Puts the bag of macaroons into her pocket and wipes her mouth.", "The door-bell rings in the hall.",
+        "in a dejected and timid voice", "doubtfully"]),
+    "play_ibsen_ghosts_archer.txt": ("play", [
+        ("REGINA", "What do you want?"), ("ENGSTRAND", "It's the Lord's own rain"), ("REGINA", "It's the devil's rain"),
+        ("ENGSTRAND", "Lord, how you talk, Regina."), ("ENGSTRAND", "It's just this as I wanted"),
+        ("REGINA", "Don't clatter"), ("MANDERS", "Good morning, Miss Engstrand."), ("MRS. ALVING", "So here you are"),
+        ("MANDERS", "How do you do, Mrs. Alving?"),
+    ], ["In a low voice.", "Limps a step or two forward into the room.", "PASTOR MANDERS enters by the hall door.",
+        "Enters by the door on the left."]),
+    "play_shaw_pygmalion.txt": ("play", [
+        ("THE DAUGHTER", "I'm getting chilled to the bone."), ("THE MOTHER", "Not so long."),
+        ("A BYSTANDER", "He won't get no cab"), ("THE MOTHER", "But we must have a cab."),
+        ("THE BYSTANDER", "Well, it ain't my fault"), ("THE DAUGHTER", "If Freddy had a bit"),
+    ], ["in the space between the central pillars, close to the one on her left", "on her daughter's right",
+        "on the lady's right"]),
+    "play_synge_riders.txt": ("play", [
+        ("NORA", "Where is she?"), ("CATHLEEN", "She's lying down, God help her, and may be sleeping, if she's able."),
+        ("CATHLEEN", "What is it you have?"), ("NORA", "The young priest"), ("NORA", "We're to find out"),
+        ("CATHLEEN", "Did you ask him"),
+    ], ["in a low voice", "Nora comes in softly, and takes a bundle from under her shawl.", "spinning the wheel rapidly",
+        "looking out anxiously"]),
+    "play_wilde_earnest.txt": ("play", [
+        ("Algernon", "Did you hear what I was playing"), ("Lane", "I didn't think it polite"),
+        ("Algernon", "I'm sorry for that"), ("Lane", "Yes, sir."), ("Algernon", "And, speaking of the science"),
+        ("Lane", "Yes, sir."), ("Algernon", "Oh! . . . by the way, Lane"), ("Lane", "Yes, sir; eight bottles"),
+    ], ["Hands them on a salver.", "Inspects them, takes two, and sits down on the sofa."]),
+    "play_chekhov_cherry_orchard.txt": ("play", [
+        ("LOPAKHIN", "The train's arrived"), ("DUNYASHA", "It will soon be two."), ("DUNYASHA", "It is light already."),
+        ("LOPAKHIN", "How much was the train late?"), ("LOPAKHIN", "I have made a fool of myself!"),
+        ("DUNYASHA", "I thought you had gone."), ("DUNYASHA", "I think I hear them coming."), ("LOPAKHIN", "No...."),
+    ], ["Blows out candle", "Yawns and stretches himself", "Listening", "Listens", "Pause"]),
+    "play_gutenberg_modern_hamlet.txt": ("play", [
+        ("BARNARDO", "Who’s there?"), ("FRANCISCO", "Nay, answer me."), ("BARNARDO", "Long live the King!"),
+        ("FRANCISCO", "Barnardo?"), ("BARNARDO", "He."), ("FRANCISCO", "You come most carefully"),
+        ("BARNARDO", "’Tis now struck twelve."), ("FRANCISCO", "For this relief much thanks."),
+        ("HORATIO", "Friends to this ground."), ("MARCELLUS", "And liegemen to the Dane."),
+        ("FRANCISCO", "Give you good night."), ("MARCELLUS", "Holla, Barnardo!"),
+    ], ["Enter Horatio and Marcellus.", "Exit."]),
+    "play_gutenberg_old_hamlet.txt": ("play", [
+        ("Ber", "Who's there.?"), ("Fran", "Nay, answer me."), ("Ber", "Long live the King!"), ("Fran", "Bernardo?"),
+        ("Ber", "He."), ("Fran", "You come most carefully"), ("Ber", "'Tis now struck twelve."),
+        ("Fran", "For this relief much thanks."), ("Ber", "Have you had quiet guard?"), ("Fran", "Not a mouse stirring."),
+        ("Ber", "Well, good night. If you do meet Horatio"), ("Fran", "I think I hear them."),
+        ("Hor", "Friends to this ground."), ("Mar", "And liegemen to the Dane."), ("Fran", "Give you good night."),
+        ("Mar", "O, farewell, honest soldier. Who hath reliev'd you?"),
+        ("Fran", "Bernardo hath my place. Give you good night."),
+    ], ["Enter Horatio and Marcellus.", "Exit."]),
+    "play_caps_alone_mit_hamlet.txt": ("play", [
+        ("BERNARDO", "Who's there?"), ("FRANCISCO", "Nay, answer me"), ("BERNARDO", "Long live the king!"),
+        ("FRANCISCO", "Bernardo?"), ("BERNARDO", "He."), ("FRANCISCO", "You come most carefully"),
+        ("BERNARDO", "'Tis now struck twelve"), ("FRANCISCO", "For this relief much thanks: 'tis bitter cold, And I am"),
+        ("HORATIO", "Friends to this ground."), ("MARCELLUS", "And liegemen to the Dane."),
+        ("FRANCISCO", "Give you good night."), ("MARCELLUS", "Holla! Bernardo!"),
+    ], ["FRANCISCO at his post. Enter to him BERNARDO", "Enter HORATIO and MARCELLUS", "Exit"]),
+    "play_caps_alone_moliere_miser.txt": ("play", [
+        ("VALÈRE", "What, charming Élise"), ("ÉLISE", "No, Valère"), ("VALÈRE", "Ah! Élise"),
+        ("ÉLISE", "I fear a hundred things"), ("CLÉANTE", "I am very glad"), ("ÉLISE", "Here I am, brother."),
+    ], []),
+    "play_mixedcase_alone_asyoulike.txt": ("play", [
+        ("Celia", "I pray thee, Rosalind"), ("Rosalind", "Dear Celia, I show more mirth"),
+        ("Celia", "Herein I see thou lovest me"), ("Touchstone", "Mistress, you must come away"),
+    ], ["Enter Rosalind and Celia."]),
+    "play_marlowe_faustus.txt": ("play", [
+        ("CHORUS", "Not marching now in fields of Thrasimene"), ("FAUSTUS", "Settle thy studies, Faustus"),
+        ("FAUSTUS", "Wagner, commend me to my dearest friends"), ("WAGNER", "I will, sir."),
+        ("FAUSTUS", "Their conference will be"), ("GOOD ANGEL", "O, Faustus, lay that damned book aside"),
+        ("EVIL ANGEL", "Go forward, Faustus"),
+    ], ["Enter CHORUS.", "Exit.", "FAUSTUS discovered in his study.", "Enter WAGNER.", "Enter GOOD ANGEL and EVIL ANGEL.",
+        "Exeunt Angels."]),
+    "play_gilbert_pinafore.txt": ("play", [
+        ("CHORUS", "We sail the ocean blue"), ("BUT", "Hail, men-o'-war's men"), ("BOAT", "Ay, Little Buttercup"),
+        ("BUT", "Red, am I?"), ("BOAT", "No, my lass"), ("DICK", "I have thought it often."), ("BUT", "Yes, you look like it!"),
+    ], ["Enter LITTLE BUTTERCUP, with large basket on her arm.", "All recoil from him.",
+        "Enter DICK DEADEYE. He pushes through sailors, and comes down."]),
+    "screenplay_numbered_shooting.txt": ("screenplay", [
+        ("ELSIE", "My father kept this light"), ("TOBY", "The boat's gone."), ("ELSIE", "Gone where?"),
+        ("TOBY", "Gone gone. Rope's cut clean. Somebody doesn't want us leaving."), ("ELSIE", "Then we stay."),
+        ("TOBY", "Then we swim."), ("RADIO", "...gale warning"),
+        ("ELSIE", "Nobody swims. We fix the radio, we call the mainland, and we wait for morning like sensible people."),
+        ("TOBY", "You sound just like him."),
+    ], ["Waves break on black rocks.", "Elsie finally turns. She holds out a wrench.", "The sea is flat and grey."]),
+    "screenplay_imsdb_plain.txt": ("screenplay", [
+        ("GRANDPA", "Margaret! Supper!"), ("MAGGIE", "Coming!"), ("GRANDPA", "You'll spoil your appetite"),
+        ("MAGGIE", "Apples don't count. Everybody knows apples don't count."),
+        ("GRANDPA", "When I was your age I had to walk four miles to find a single apple."),
+        ("MAGGIE", "You say that about everything."),
+    ], ["Rows of apple trees.", "She drops to the ground."]),
+    "screenplay_fountain.txt": ("screenplay", [
+        ("NADIA", "It's late again."), ("OLD MAN", "It's always late on Tuesdays."), ("NADIA", "I didn't see you there."),
+        ("McKENZIE", "Nobody ever does."), ("NADIA", "Are you getting on?"), ("McKENZIE", "Are you?"),
+        ("McKENZIE", "Not tonight."),
+    ], ["Rain drums on the roof.", "Headlights. The bus, at last."]),
+}
+
+# what a stage direction or page furniture looks like when it leaks into the words
+LEAKS = re.compile(r"[\[\]（）]|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def parsed(request):
+    name = request.param
+    lines, fmt = extract_script(FIXTURES / name, "w")
+    return name, lines, fmt
+
+
+def test_every_fixture_has_a_case():
+    assert sorted(p.name for p in FIXTURES.glob("*.txt")) == sorted(CASES)
+    readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
+    assert all(name in readme for name in CASES)  # provenance of each fixture
+
+
+def test_auto_picks_the_layouts_format(parsed):
+    name, _, fmt = parsed
+    assert fmt == CASES[name][0]
+
+
+def test_speakers_and_first_words_follow_the_cues(parsed):
+    name, lines, _ = parsed
+    expected = CASES[name][1]
+    got = [(ln.name, ln.text) for ln in lines if ln.kind == "dialogue"]
+    assert [n for n, _ in got] == [n for n, _ in expected], name
+    for (cue, text), (_, start) in zip(got, expected):
+        assert text.startswith(start), (name, cue, text, start)
+
+
+def test_stage_directions_are_action_lines_not_words(parsed):
+    name, lines, _ = parsed
+    actions = [ln.text for ln in lines if ln.kind == "action"]
+    for d in CASES[name][2]:
+        assert any(d in a for a in actions), (name, d, actions)
+    for ln in lines:
+        if ln.kind == "dialogue":
+            assert not LEAKS.search(ln.text), (name, ln.name, ln.text)
+            assert not any(d in ln.text for d in CASES[name][2] if len(d) > 6), (name, ln.text)
+
+
+def test_prose_is_still_refused(samples):
+    with pytest.raises(InputError, match="cannot recognise a script format"):
+        extract_script(samples / "alice29.txt", "alice")

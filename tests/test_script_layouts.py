@@ -69,8 +69,10 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("THE DAUGHTER", "I'm getting chilled to the bone."), ("THE MOTHER", "Not so long."),
         ("A BYSTANDER", "He won't get no cab"), ("THE MOTHER", "But we must have a cab."),
         ("THE BYSTANDER", "Well, it ain't my fault"), ("THE DAUGHTER", "If Freddy had a bit"),
+        ("THE MOTHER", "What could he have done, poor boy?"), ("THE DAUGHTER", "Well, haven't you got a cab?"),
+        ("FREDDY", "There's not one to be had"),
     ], ["in the space between the central pillars, close to the one on her left", "on her daughter's right",
-        "on the lady's right"]),
+        "on the lady's right", "Freddy rushes in out of the rain"]),
     "play_synge_riders.txt": ("play", [
         ("NORA", "Where is she?"), ("CATHLEEN", "She's lying down, God help her, and may be sleeping, if she's able."),
         ("CATHLEEN", "What is it you have?"), ("NORA", "The young priest"), ("NORA", "We're to find out"),

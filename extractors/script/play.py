@@ -241,6 +241,12 @@ class _PlayParser:
         self.speech: list[str] = []
         self.in_speech = False  # the previous non-blank line belonged to a speech (no blank since)
         self.seen_structure = False
+        # inline-cue layout (`THE MOTHER. words` on the cue's line): a flush-left paragraph after a
+        # blank line that has no cue is a stage direction (Shaw: "Freddy rushes in out of the rain...")
+        cue_texts = [bool(m[1].strip()) for m in (self.cues.match(ln) for ln in self.lines) if m]
+        self.inline = len(cue_texts) >= 3 and sum(cue_texts) >= 0.8 * len(cue_texts)
+        self.prev_blank = True
+        self.awaiting_words = False
         first = next((ln for ln in self.lines if ln.strip()), "")
         self.title = "" if (_is_heading(first) or self.cues.match(first)) else clean(first)
         self.after_heading = False  # the previous line was a heading without a place
@@ -291,6 +297,7 @@ class _PlayParser:
             raw = self.lines[i]
             s = raw.strip()
             i += 1
+            after_blank, self.prev_blank = self.prev_blank, not s
             if not s:
                 self.in_speech = False  # a heading's place may follow after a blank line
                 continue
@@ -401,6 +408,7 @@ class _PlayParser:
                 self.flush()
                 self.speaker = cue[0]
                 self.speech = [cue[1]] if cue[1].strip() else []
+                self.awaiting_words = not self.speech  # `CHORUS.` then a blank line, then the song
                 self.out.result.cue_lines += 1
                 self.out.result.covered_chars += len(cue[0])
                 self.in_speech = self.seen_structure = True
@@ -426,7 +434,18 @@ class _PlayParser:
                     self.speaker = None
                 self.seen_structure, self.in_speech = True, False
                 continue
+            if self.inline and after_blank and raw[:1].strip() and self.speaker is not None and self.seen_structure \
+                    and not self.awaiting_words:
+                self.flush()
+                buf = [s]
+                while i < n and self.lines[i].strip() and not self.cues.match(self.lines[i]) and not _is_heading(self.lines[i]):
+                    buf.append(self.lines[i].strip())
+                    i += 1
+                self._act(" ".join(buf))
+                self.in_speech = False
+                continue
             # words: a continuation of the current speech, or of the last speaker after a direction
+            self.awaiting_words = False
             if self.speaker is not None:
                 self.speech.append(s)
                 self.in_speech = True

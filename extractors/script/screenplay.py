@@ -15,7 +15,8 @@
   `NAME (CONT'D)`) is one line: the words on both pages are joined;
 - any other paragraph is an `action` line; transitions (`CUT TO:`, `FADE IN:`, `DISSOLVE TO:`,
   `FADE OUT.`), `(MORE)`, `(CONTINUED)`, `CONTINUED:` and page numbers are dropped;
-- a title page (everything before `FADE IN:` or the first heading) is skipped.
+- a title page (everything before `FADE IN:` or the first heading) is skipped; Fountain notes
+  `[[...]]`, boneyard `/* ... */` and emphasis marks (`*`, `**`, `_`) are removed.
 """
 
 from __future__ import annotations
@@ -124,9 +125,19 @@ def join_page_breaks(lines: list[str]) -> list[str]:
     return out
 
 
+_FOUNTAIN_NOTE_RE = re.compile(r"\[\[.*?\]\]|/\*.*?\*/", re.DOTALL)
+_FOUNTAIN_EMPHASIS_RE = re.compile(r"(\*{1,3}|_)(?=\S)(.+?)(?<=\S)\1")
+
+
+def strip_fountain_markup(text: str) -> str:
+    """Fountain notes `[[...]]` and boneyard `/* ... */` go; `*italic*`, `**bold**`, `_underline_` lose their marks."""
+    text = _FOUNTAIN_NOTE_RE.sub("", text)
+    return _FOUNTAIN_EMPHASIS_RE.sub(lambda m: m.group(2), text)
+
+
 def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseResult:
     """Parse a screenplay; see the module docstring."""
-    lines = join_page_breaks(text.split("\n"))
+    lines = join_page_breaks(strip_fountain_markup(text).split("\n"))
     start = 0
     for i, ln in enumerate(lines):
         s = ln.strip()

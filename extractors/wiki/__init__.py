@@ -43,7 +43,8 @@ _UNLOCK_NOTE = re.compile(r"^\s*(?:friendship\s+lv\.?\s*\d+|unlocks?\b.*|after\s
 _HEADER_WORDS = {"title", "details", "name", "voice line", "voice lines", "line", "lines", "text", "标题", "详情", "语音",
                  "台词", "内容", "quote", "voice-over", "voice over", "description", "english", "en", "transcript",
                  "语音标题", "语音名称", "语音内容", "台词内容", "中文", "文本", "原文", "条件", "condition", "requirement",
-                 "audio", "voice", "play", "notes", "note", "unlock", "解锁条件", "日文", "japanese", "chinese"}
+                 "audio", "voice", "play", "notes", "note", "unlock", "解锁条件", "日文", "japanese", "chinese",
+                 "名称", "标题名", "描述", "场合", "触发条件", "event", "trigger", "situation", "context"}
 _SPEAKER_HEADERS = {"character", "speaker", "role", "who", "角色", "人物", "说话人", "说话者", "角色名", "发言人", "登场人物"}
 _TEXT_HEADERS = {"details", "voice line", "voice lines", "line", "lines", "text", "quote", "transcript", "dialogue",
                  "english", "en", "台词", "语音内容", "台词内容", "内容", "文本", "详情", "中文", "原文", "对白"}
@@ -108,6 +109,8 @@ def _table_lines(rows: list[list[Cell]]) -> tuple[list[tuple[str, str]], bool]:
     body = [r for r in body if len({c.origin for c in r}) >= 2]  # section rows span the table
     if not body or len(body) * 2 < len([r for r in rows if r is not header]):
         return [], False
+    if header and not any(_header_key(c.text) in _HEADER_WORDS | _SPEAKER_HEADERS | _TEXT_HEADERS for c in header):
+        return [], False  # a table with other headings (Voice actors | Language): not lines
     cols = _columns(header, body)
     if cols is None:
         return [], False
@@ -125,7 +128,7 @@ def _table_lines(rows: list[list[Cell]]) -> tuple[list[tuple[str, str]], bool]:
         groups.append((nc.origin, title, [text] if text else []))
     pairs: list[tuple[str, str]] = []
     for _, title, texts in groups:
-        if not title or not texts or len(title) > 80:
+        if not title or not texts or len(title) > 80 or not any(ch.isalnum() for ch in title):
             continue
         lang = _script(texts[0])  # rows a title spans: keep the lines in the first line's script
         pairs.append((title, join_lines([t for t in texts if _script(t) == lang])))
@@ -161,6 +164,10 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
     """Parse page text (HTML, wikitext or plain) into quotes in page order."""
     is_character = (lambda name: resolver.resolve(name) is not None) if resolver and resolver.characters else None
     if not looks_like_html(text):
+        if not character:  # a copied page opens with its title: 'Cheshire Cat/Quotes'
+            first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
+            if re.fullmatch(r"[^/|]{1,60}/\S.{0,30}", first) and _TITLE_NOISE.search(first.split("/", 1)[1]):
+                character = page_character_from_title(first)
         return parse_quote_text(text, character, is_character=is_character)
     page = read_html(text)
     speaker = character or page_character_from_title(page.h1) or page_character_from_title(page.title)
@@ -179,7 +186,9 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
                 parts.append(f"\x00T{len(tables) - 1}")
             else:  # some other table (e.g. a quote box): read its rows as text
                 parts.append("----")
-                parts.extend(" ".join(c.text.replace("\n", " ") for c in r if c.text) for r in block)  # type: ignore[union-attr]
+                for r in block:  # type: ignore[union-attr]
+                    cells = [c for i, c in enumerate(r) if c.text and (i == 0 or r[i - 1].origin != c.origin)]
+                    parts.append(" ".join(c.text.replace("\n", " ") for c in cells))
                 parts.append("----")
     return parse_quote_text("\n".join(parts), speaker, tables=tables, is_character=is_character)
 

@@ -8,7 +8,7 @@ blocks in document order:
   the structure a saved Wikiquote/Fandom page carries survives: a list item is a line opened by
   `*` (`#` in an `<ol>`), one more per nesting level (`<ul><li>quote<ul><li>Character, Episode`
   -> `* quote` / `** Character, Episode`); a `<dd>` line opens with `:`; a `<dt>` with `;`;
-  `<hr>` and the start/end of a top-level `<dl>` (one Wikiquote exchange) become a `----`
+  italics are kept as `''`; `<hr>` and the start/end of a top-level `<dl>` (one Wikiquote exchange) become a `----`
   separator line; paragraphs end with a blank line;
 - ("table", rows), each row a list of `Cell(header, text)`, with `rowspan`/`colspan` expanded
   (a spanned cell is repeated, `Cell.origin` names the cell it copies).
@@ -40,6 +40,7 @@ _SKIP_CLASSES = {
 _SKIP_IDS = {"toc", "mw-navigation", "footer", "catlinks", "mw-panel", "mw-head", "sitesub", "contentsub",
              "jump-to-nav", "p-lang", "mw-page-base", "mw-head-base", "siteNotice".lower(), "vector-toc"}
 _VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param", "track"}
+_ITALIC = {"i", "em", "cite"}
 _LIST_MARK = {"ul": "*", "ol": "#", "dl": ":"}
 SEPARATOR = "----"
 
@@ -111,6 +112,7 @@ class _Reader(HTMLParser):
         self.cell_attrs: tuple[bool, int, int] = (False, 1, 1)
         self.nested_cell_stack: list[tuple[list[str] | None, tuple[bool, int, int]]] = []
         self.pending_mark: str | None = None  # list marker waiting for its item's first words
+        self.items: list[str] = []  # marks of the open list items (a <br> inside one continues it: `*:`)
 
     # text outside tables
     def _flush_text(self) -> None:
@@ -182,18 +184,36 @@ class _Reader(HTMLParser):
             if self.cell is None and not self.tables:  # the marker is written with the item's first words
                 marks = "".join(self.lists) or ("*" if tag == "li" else ":")
                 self.pending_mark = marks[:-1] + ";" if tag == "dt" else marks
+                self.items.append(marks)
         elif tag == "hr":
             self._separator()
         elif tag in _PARA:
             self._newline(blank=True)
-        elif tag in _BLOCK or tag == "br":
+        elif tag == "br":
+            self._br()
+        elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
+            self._italic()
+        elif tag in _BLOCK:
+            self._newline()
+
+    def _italic(self) -> None:
+        if self.pending_mark is not None:  # an item opening in italics: the marker first
+            self.text.append(self.pending_mark + " ")
+            self.pending_mark = None
+        self.text.append("''")
+
+    def _br(self) -> None:
+        if self.items and self.cell is None and not self.tables and self.pending_mark is None:
+            self._newline()
+            self.pending_mark = self.items[-1] + ":"
+        else:
             self._newline()
 
     def handle_startendtag(self, tag, attrs):
         if self.skip:
             return
         if tag == "br":
-            self._newline()
+            self._br()
         elif tag == "hr":
             self._separator()
 
@@ -252,11 +272,15 @@ class _Reader(HTMLParser):
             self._newline()
             if tag == "dl" and not self.lists and self.cell is None and not self.tables:
                 self._separator()
+        elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
+            self.text.append("''")
         elif tag in _PARA:
             self._newline(blank=True)
         elif tag in _BLOCK or tag in ("li", "dd", "dt"):
             if tag in ("li", "dd", "dt"):
                 self.pending_mark = None
+                if self.items and self.cell is None and not self.tables:
+                    self.items.pop()
             self._newline()
 
     def handle_data(self, data):

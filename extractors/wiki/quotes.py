@@ -117,6 +117,7 @@ def _template(m: re.Match) -> str:
 
 def strip_wikitext(text: str) -> str:
     """Raw wikitext -> plain lines (quote templates become `"text" — who, source`)."""
+    text = re.sub(r"^[ \t]*<!--.*?-->[ \t]*\n", "", text, flags=re.S | re.M)  # comment lines vanish
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     text = re.sub(r"<ref[^>/]*/>", "", text, flags=re.I)
     text = re.sub(r"<ref[^>]*>.*?</ref>", "", text, flags=re.I | re.S)
@@ -187,9 +188,13 @@ def parse_attribution(who: str, is_character: Callable[[str], bool] | None = Non
     known = bool(is_character and is_character(name))
     if not known and not _looks_like_name(name):
         return Attribution(None, {"source": plain})
+    if ep and re.fullmatch(r"(?:c\.\s*)?\d{3,4}(?:\s*[-–]\s*\d{2,4})?", ep) and not known:
+        return Attribution(None, {"source": plain})  # 'The Red-Headed League (1891)': a work and its year
     if ep and ep.lower() in _NARRATING:
         return Attribution(name, {"narrator": name}, narrating=True)
-    if ep:
+    if ep and re.match(r"(?:(?:to|speaking to|talking to|addressing|about|replying to|in reply to)\s|对|向|和)", ep, re.I):
+        extra["context"] = ep  # 'Alice, to the Cheshire Cat'
+    elif ep:
         extra["episode"] = ep
     return Attribution(name, extra)
 
@@ -202,6 +207,7 @@ class _Item:
     text: str = ""
     depth: int = 0
     level: int | None = None  # heading level (None: a soft heading found later)
+    marks: str = ""  # wikitext list marks
 
 
 def _classify(raw: str, wikitext_headings: bool) -> _Item:
@@ -221,7 +227,7 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
         if h:
             return _Item("heading", clean(_no_marks(h.group("b"))), level=len(s) - len(s.lstrip("#")))
     if EDIT_MARK_RE.search(s):
-        return _Item("heading", clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=0)
+        return _Item("heading", clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=2)
     depth = 0
     m = MARK_RE.match(s)
     if m:
@@ -230,6 +236,9 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
             body = clean(_no_marks(s[m.end():]))
             return _Item("heading", body, level=9) if body else _Item("blank")
         depth, s = len(marks), s[m.end():]
+        if not FOOTNOTE_RE.sub("", s).strip():
+            return _Item("blank")
+        return _Item("line", FOOTNOTE_RE.sub("", s).strip(), depth=depth, marks=marks)
     else:
         c = COPIED_RE.match(s)
         if c:
@@ -244,11 +253,20 @@ def _quoted(s: str) -> bool:
     return len(s) >= 2 and s[0] in _OPEN and unquote(s) != s
 
 
+# page furniture that looks like a `Name: words` line
+_NOT_SPEAKERS = {"categories", "category", "hidden categories", "see also", "external links", "retrieved from",
+                 "references", "notes", "note", "sources", "navigation", "tools", "languages", "links", "contents",
+                 "分类", "页面分类", "隐藏分类", "参考资料", "外部链接", "注释", "导航", "目录"}
+
+
 def _is_cue(s: str) -> tuple[str, str] | None:
     s = _no_marks(s)
     if _quoted(s):
         return None
-    return match_cue(s)
+    cue = match_cue(s)
+    if cue and cue[0].lower() in _NOT_SPEAKERS:
+        return None
+    return cue
 
 
 def _soft_heading_candidate(it: _Item) -> bool:
@@ -318,6 +336,7 @@ def parse_quote_text(
     exchange = False  # is a dialogue block open?
     pending: list[str] = []
     pending_depth = 0
+    pending_marks = ""
     last_dialogue: _Out | None = None
 
     def cur_path() -> tuple[str, ...]:
@@ -352,15 +371,20 @@ def parse_quote_text(
         nonlocal exchange, last_dialogue
         exchange, last_dialogue = False, None
 
+    def attribution_next(idx: int) -> bool:
+        """Is the next line (past blanks and separators) a dash attribution? Then a pending quote waits for it."""
+        for nx in items[idx + 1:]:
+            if nx.kind in ("blank", "sep"):
+                continue
+            return nx.kind == "line" and bool(ATTRIB_RE.match(_no_marks(nx.text)))
+        return False
+
     for idx, it in enumerate(items):
-        if it.kind == "blank":
-            flush()
-            if tight:
+        if it.kind in ("blank", "sep"):
+            if not (pending and attribution_next(idx)):
+                flush()
+            if tight or it.kind == "sep":
                 end_exchange()
-            continue
-        if it.kind == "sep":
-            flush()
-            end_exchange()
             continue
         if it.kind == "heading":
             flush()
@@ -387,6 +411,10 @@ def parse_quote_text(
             continue
         s, depth = it.text, it.depth
         plain = _no_marks(s)
+        # `*:` continues the `*` item above it (wikitext)
+        if pending and it.marks.endswith(":") and len(it.marks) > 1 and it.marks[:-1] == pending_marks:
+            pending.append(s)
+            continue
         # a nested item under a pending quote: its attribution or source
         if pending and depth > pending_depth and pending_depth > 0:
             flush(parse_attribution(s, is_character))
@@ -405,7 +433,11 @@ def parse_quote_text(
             att = parse_attribution(m.group("who"), is_character)
             if att.name or ATTRIB_RE.match(plain):
                 flush(att)
+                end_exchange()
                 continue
+        if ATTRIB_RE.match(plain):  # '―Alice and the Cat' under `Name: "words"` lines closes that exchange
+            end_exchange()
+            continue
         cue = _is_cue(s)
         if cue:
             flush()
@@ -432,12 +464,15 @@ def parse_quote_text(
             continue
         if DIRECTION_LINE_RE.match(plain):
             flush()
-            if exchange:
-                out.append(_Out(Quote("action", plain[1:-1].strip(), unit, None, {}), block, cur_path()))
-                last_dialogue = None
+            if not exchange:  # a direction opens the exchange it belongs to
+                new_block()
+                exchange = True
+            out.append(_Out(Quote("action", plain[1:-1].strip(), unit, None, {}), block, cur_path()))
+            last_dialogue = None
             continue
         # a wrapped speech: a plain line right after a `Name: words` line of the same level
-        if (last_dialogue is not None and not depth and not pending and idx > 0 and items[idx - 1].kind == "line"
+        continues = not depth or it.marks.endswith(":") and len(it.marks) > 1
+        if (last_dialogue is not None and continues and not pending and idx > 0 and items[idx - 1].kind == "line"
                 and not _quoted(plain)):
             last_dialogue.quote.text = join_lines([last_dialogue.quote.text, plain])
             continue
@@ -446,7 +481,7 @@ def parse_quote_text(
         if not pending:
             end_exchange()
         pending.append(s)
-        pending_depth = depth
+        pending_depth, pending_marks = depth, it.marks
     flush()
     return _finish(out, unit, page_character, is_character)
 

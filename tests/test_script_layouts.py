@@ -151,10 +151,20 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("NADIA", "Are you getting on?"), ("McKENZIE", "Are you?"),
         ("McKENZIE", "Not tonight."),
     ], ["Rain drums on the roof.", "Headlights. The bus, at last."]),
+    "screenplay_imsdb_page.html": ("screenplay", [
+        ("RUTH", "You're not supposed to be up here."), ("KIT", "Neither are you."), ("RUTH", "Fair point."),
+        ("KIT", 'Kit. It\'s short for "Katherine" but nobody calls me that.'),
+    ], ["Fog. A foghorn. RUTH (50s) leans on the rail & smokes.", "KIT, nine years old, climbs out"]),
+    "play_html_export.html": ("play", [
+        ("Algernon", "Did you hear what I was playing"), ("Lane", "I didn’t think it polite"),
+        ("Algernon", "I’m sorry for that"), ("Lane", "Yes, sir."), ("Algernon", "Oh! by the way, Lane"),
+        ("Lane", "Yes, sir; eight bottles"),
+    ], ["Hands them on a salver.", "Inspects them, takes two, and sits down on the sofa.",
+        "Lane is arranging afternoon tea"]),
 }
 
 # what a stage direction or page furniture looks like when it leaks into the words
-LEAKS = re.compile(r"[\[\]（）*]|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
+LEAKS = re.compile(r"[\[\]（）*<>]|&\w+;|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
@@ -165,7 +175,7 @@ def parsed(request):
 
 
 def test_every_fixture_has_a_case():
-    assert sorted(p.name for p in FIXTURES.glob("*.txt")) == sorted(CASES)
+    assert sorted(p.name for p in FIXTURES.iterdir() if p.suffix in (".txt", ".html")) == sorted(CASES)
     readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
     assert all(name in readme for name in CASES)  # provenance of each fixture
 

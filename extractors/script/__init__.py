@@ -5,7 +5,7 @@
 (colon.py); `auto` scores them all on the file (detect.py). Speaker cues are resolved to
 character ids through the `AliasResolver` (configured id when an alias matches, else a slug of
 the cue); `name` keeps the cue as written. Project Gutenberg licence header and footer are cut
-off before parsing.
+off before parsing; a script saved as a web page (IMSDb `<pre>`, HTML play) is read as its text (html.py).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ..records import Line
 from ..textio import read_text
 from .base import events_to_lines
 from .detect import FORMATS, PARSERS, detect
+from .html import html_to_text
 
 __all__ = ["extract_script", "parse_text", "FORMATS"]
 
@@ -40,7 +41,7 @@ def parse_text(text: str, fmt: str = "auto", resolver: AliasResolver | None = No
     """Parse script text; return (ParseResult, chosen format)."""
     if fmt not in FORMATS:
         raise InputError(f"unknown script format {fmt!r}; use one of {', '.join(FORMATS)}", path)
-    text = strip_gutenberg(text)
+    text = strip_gutenberg(html_to_text(text))
     if fmt == "auto":
         chosen, result, _ = detect(text, resolver, path)
         return result, chosen

@@ -14,6 +14,15 @@ from extractors.script import extract_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "script"
 
+IBSEN_DOLL = ([
+    ("HELMER", "Is that my little lark"), ("NORA", "Yes, it is!"), ("HELMER", "Is it my little squirrel"),
+    ("NORA", "Yes!"), ("HELMER", "When did my squirrel"), ("NORA", "Just now."), ("NORA", "Come in here, Torvald,"),
+    ("HELMER", "Don't disturb me."), ("HELMER", "Bought, did you say?"), ("MRS LINDE", "How do you do, Nora?"),
+    ("NORA", "How do you do--"), ("MRS LINDE", "You don't recognise me"),
+], ["calls out from his room", "busy opening some of the parcels",
+    "Puts the bag of macaroons into her pocket and wipes her mouth.", "The door-bell rings in the hall.",
+    "in a dejected and timid voice", "doubtfully"])
+
 # file -> (format auto must pick, [(cue as written, first words)], directions that must be action lines)
 CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
     "colon_tinyshakes_coriolanus.txt": ("colon", [
@@ -50,14 +59,8 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("掌柜", "今天怕是没什么客人了。"), ("伙计", "掌柜的，门口来了"), ("掌柜", "快请进来。"), ("先生", "有热茶吗？"),
         ("掌柜", "有，有！您请坐。"), ("掌柜", "小三，沏一壶龙井！"), ("伙计", "好嘞！"), ("先生", "这雨，怕是要下一夜了。"),
     ], ["擦着桌子", "一位穿长衫的先生进门，收起雨伞。", "转身", "坐下"]),
-    "play_ibsen_dolls_house.txt": ("play", [
-        ("HELMER", "Is that my little lark"), ("NORA", "Yes, it is!"), ("HELMER", "Is it my little squirrel"),
-        ("NORA", "Yes!"), ("HELMER", "When did my squirrel"), ("NORA", "Just now."), ("NORA", "Come in here, Torvald,"),
-        ("HELMER", "Don't disturb me."), ("HELMER", "Bought, did you say?"), ("MRS LINDE", "How do you do, Nora?"),
-        ("NORA", "How do you do--"), ("MRS LINDE", "You don't recognise me"),
-    ], ["calls out from his room", "busy opening some of the parcels",
-        "Puts the bag of macaroons into her pocket and wipes her mouth.", "The door-bell rings in the hall.",
-        "in a dejected and timid voice", "doubtfully"]),
+    "play_ibsen_dolls_house.txt": ("play", *IBSEN_DOLL),
+    "play_gutenberg_full_dolls_house.txt": ("play", IBSEN_DOLL[0], IBSEN_DOLL[1]),
     "play_ibsen_ghosts_archer.txt": ("play", [
         ("REGINA", "What do you want?"), ("ENGSTRAND", "It's the Lord's own rain"), ("REGINA", "It's the devil's rain"),
         ("ENGSTRAND", "Lord, how you talk, Regina."), ("ENGSTRAND", "It's just this as I wanted"),
@@ -204,6 +207,14 @@ def test_stage_directions_are_action_lines_not_words(parsed):
         if ln.kind == "dialogue":
             assert not LEAKS.search(ln.text), (name, ln.name, ln.text)
             assert not any(d in ln.text for d in CASES[name][2] if len(d) > 6), (name, ln.text)
+
+
+def test_gutenberg_frame_and_cast_list_are_not_lines():
+    lines, _ = extract_script(FIXTURES / "play_gutenberg_full_dolls_house.txt", "w")
+    text = " ".join(ln.text for ln in lines)
+    assert "Gutenberg" not in text and "Nora, his wife" not in text and "Doctor Rank" not in text
+    assert (lines[0].kind, lines[0].unit, lines[0].text) == (
+        "narration", "ACT I", "A room furnished comfortably and tastefully, but not extravagantly.")
 
 
 def test_prose_is_still_refused(samples):

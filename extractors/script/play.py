@@ -254,7 +254,11 @@ class _PlayParser:
     # -- emitting -------------------------------------------------------------------------
     def _place(self) -> None:
         if self.pending_place:
-            self.out.narrate(self.pending_place)
+            place = self.pending_place.strip()
+            if place[:1] in "([" and place[-1:] in ")]":
+                place = place[1:-1]  # "(SCENE.--A room furnished comfortably...)"
+            m = SCENE_PLACE_RE.match(place)
+            self.out.narrate(m.group("place") if m else place)
             self.pending_place = None
 
     def flush(self) -> None:

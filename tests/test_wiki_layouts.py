@@ -122,6 +122,13 @@ EXPECTED = [
         ('剧情对话', 'dialogue', '阿虚', '又要去找不可'),
         ('剧情对话', 'dialogue', '凉宫春日', '当然！迟到的'),
     ]),
+    ('wikiquote_character_saved.html', [
+        ('Quotes / A Study in Scarlet (1887) #1', 'dialogue', 'Sherlock Holmes', "There's the scarlet thread"),
+        ('Quotes / A Study in Scarlet (1887) #2', 'dialogue', 'Sherlock Holmes', 'You have been in'),
+        ('Quotes / A Study in Scarlet (1887) #3', 'dialogue', 'Holmes', 'I consider that a'),
+        ('Quotes / The Sign of the Four (1890)', 'dialogue', 'Sherlock Holmes', 'How often have I'),
+        ('Quotes about Holmes', 'dialogue', 'Watson', 'He is the most'),
+    ]),
 ]
 
 

@@ -171,6 +171,14 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
         return parse_quote_text(text, character, is_character=is_character)
     page = read_html(text)
     speaker = character or page_character_from_title(page.h1) or page_character_from_title(page.title)
+    # unattributed quotes need more than a page title (it may name a work): --character, a configured
+    # character, or a 'X/Quotes'-style title
+    owner = character
+    for t in (page.h1, page.title):
+        name = page_character_from_title(t)
+        if not owner and name and (is_character and is_character(name) or clean(t.split("|")[0]) != name
+                                   and _TITLE_NOISE.search(re.split(r"\s+[|｜–—-]\s+|_", clean(t))[0])):
+            owner = name
     parts: list[str] = []
     tables: dict[str, list[Quote]] = {}
     for kind, block in page.blocks:
@@ -190,7 +198,8 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
                     cells = [c for i, c in enumerate(r) if c.text and (i == 0 or r[i - 1].origin != c.origin)]
                     parts.append(" ".join(c.text.replace("\n", " ") for c in cells))
                 parts.append("----")
-    return parse_quote_text("\n".join(parts), speaker, tables=tables, is_character=is_character)
+    return parse_quote_text("\n".join(parts), owner, tables=tables, is_character=is_character,
+                            page_heading=page_character_from_title(page.h1 or page.title))
 
 
 def extract_wiki(

@@ -73,6 +73,8 @@ _QUOTE_TEMPLATES = {"quote", "cquote", "quotation", "quote box", "quotebox", "q"
 _TPL_TEXT = ("quotetext", "quote", "text", "1")
 _TPL_WHO = ("personquoted", "author", "sign", "speaker", "character", "source_person", "2")
 _TPL_SRC = ("quotesource", "source", "title", "work", "episode", "3")
+# sections of quotes by others or of doubtful quotes: never the page character's
+_ABOUT_RE = re.compile(r"\babout\b|\bon\s+\w+$|misattributed|disputed|attributed|关于|評價|评价|误传|存疑", re.IGNORECASE)
 TABLE_MARK_RE = re.compile(r"^\x00T(?P<n>\d+)$")
 
 
@@ -315,8 +317,13 @@ def parse_quote_text(
     unit: str = "1",
     tables: dict[str, list[Quote]] | None = None,
     is_character: Callable[[str], bool] | None = None,
+    page_heading: str | None = None,
 ) -> list[Quote]:
     """Parse the text of a quote page; `page_character` owns unattributed quoted lines.
+
+    `page_heading` (the page's `<h1>`) owns them instead when no page character is given and it
+    names someone who speaks elsewhere on the page (`Sherlock Holmes` when `Holmes to Watson` is
+    an attribution there).
 
     `tables` maps `\\x00T<n>` marker lines to quotes already read from HTML tables (one block
     each); `is_character(name)` says whether a name is a configured character (accepted as a
@@ -483,10 +490,11 @@ def parse_quote_text(
         pending.append(s)
         pending_depth, pending_marks = depth, it.marks
     flush()
-    return _finish(out, unit, page_character, is_character)
+    return _finish(out, unit, page_character, is_character, page_heading)
 
 
-def _finish(out: list[_Out], base: str, page_character: str | None, is_character) -> list[Quote]:
+def _finish(out: list[_Out], base: str, page_character: str | None, is_character, page_heading: str | None = None
+            ) -> list[Quote]:
     """Give unattributed quotes an owner (or drop them), then name the units."""
     speakers = {_norm(o.quote.name) for o in out if o.quote.name}
     speakers.discard("")
@@ -502,14 +510,16 @@ def _finish(out: list[_Out], base: str, page_character: str | None, is_character
             return h
         return None
 
+    page_owner = page_character or (speaker_heading(page_heading) if page_heading else None)
     kept: list[_Out] = []
     for o in out:
         if o.owner_headings:
             owner = next((speaker_heading(h) for h in reversed(o.owner_headings) if speaker_heading(h)), None)
             if owner:
                 o.quote.name = owner
-            elif page_character and o.quoted:
-                o.quote.name = page_character
+            elif page_owner and (o.quoted or "source" in o.quote.extra) and not any(
+                    _ABOUT_RE.search(h) for h in o.owner_headings):
+                o.quote.name = page_owner  # a character page: '* words' / '** ''Work'' (1887)' is theirs
             else:
                 continue
         kept.append(o)

@@ -154,6 +154,23 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("NADIA", "Are you getting on?"), ("McKENZIE", "Are you?"),
         ("McKENZIE", "Not tonight."),
     ], ["Rain drums on the roof.", "Headlights. The bus, at last."]),
+    "play_folger_hamlet.txt": ("play", [
+        ("BARNARDO", "Who's there?"), ("FRANCISCO", "Nay, answer me."), ("BARNARDO", "Long live the King!"),
+        ("FRANCISCO", "Barnardo?"), ("BARNARDO", "He."), ("FRANCISCO", "You come most carefully"),
+        ("BARNARDO", "'Tis now struck twelve."), ("FRANCISCO", "For this relief much thanks. 'Tis bitter cold, And I"),
+        ("BARNARDO", "Have you had quiet guard?"), ("FRANCISCO", "Not a mouse stirring."),
+        ("BARNARDO", "Well, good night. If you do meet"), ("FRANCISCO", "I think I hear them."),
+        ("HORATIO", "Friends to this ground."), ("MARCELLUS", "And liegemen to the Dane."),
+        ("FRANCISCO", "Give you good night."), ("MARCELLUS", "O farewell, honest soldier."),
+        ("FRANCISCO", "Barnardo hath my place."), ("MARCELLUS", "Holla, Barnardo."),
+    ], ["Enter Barnardo and Francisco, two sentinels.", "Enter Horatio and Marcellus.", "Francisco exits."]),
+    "play_markdown_hamlet.md": ("play", [
+        ("BERNARDO", "Who's there?"), ("FRANCISCO", "Nay, answer me"), ("BERNARDO", "Long live the king!"),
+        ("FRANCISCO", "For this relief much thanks: 'tis bitter cold, And I am sick at heart."),
+        ("BERNARDO", "Well, good night. If you do meet"), ("FRANCISCO", "I think I hear them."),
+        ("HORATIO", "Friends to this ground."), ("MARCELLUS", "And liegemen to the Dane."),
+        ("FRANCISCO", "Give you good night."), ("MARCELLUS", "Holla! Bernardo!"),
+    ], ["FRANCISCO at his post. Enter to him BERNARDO", "Enter HORATIO and MARCELLUS", "Exit"]),
     "screenplay_imsdb_page.html": ("screenplay", [
         ("RUTH", "You're not supposed to be up here."), ("KIT", "Neither are you."), ("RUTH", "Fair point."),
         ("KIT", 'Kit. It\'s short for "Katherine" but nobody calls me that.'),
@@ -167,7 +184,7 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
 }
 
 # what a stage direction or page furniture looks like when it leaks into the words
-LEAKS = re.compile(r"[\[\]（）*<>]|&\w+;|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
+LEAKS = re.compile(r"[\[\]（）*<>#]|^_|_$|&\w+;|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
@@ -178,7 +195,7 @@ def parsed(request):
 
 
 def test_every_fixture_has_a_case():
-    assert sorted(p.name for p in FIXTURES.iterdir() if p.suffix in (".txt", ".html")) == sorted(CASES)
+    assert sorted(p.name for p in FIXTURES.iterdir() if p.suffix in (".txt", ".html", ".md") and p.name != "README.md") == sorted(CASES)
     readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
     assert all(name in readme for name in CASES)  # provenance of each fixture
 

@@ -59,6 +59,14 @@ CAPS_DOT_RE = re.compile(
 CAPS_BRACKET_RE = re.compile(rf"^ {{0,3}}(?P<name>{_CAPS_NAME}) (?P<text>\[.*)$")
 # `BERNARDO` alone on its line, the speech below (MIT Shakespeare, many Moliere translations)
 CAPS_ALONE_RE = re.compile(rf"^ {{0,4}}(?P<name>{_CAPS_NAME})\s*$")
+# Folger Shakespeare text: `BARNARDO  Who's there?` (two spaces, no dot), `BARNARDO ` alone with the speech
+# below, no blank lines between speeches
+CAPS_SPACES_RE = re.compile(rf"^(?P<name>{_CAPS_NAME}) {{2,}}(?P<text>\S.*)$")
+# markdown plays: `### ACT I`, `**BERNARDO**`, `> Who's there?`, `_Enter HORATIO_`
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
+_MD_QUOTE = re.compile(r"^\s{0,3}>\s?")
+_MD_BOLD = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
+_RULE = re.compile(r"^\s*(?:={3,}|-{3,}|\*{3,}|_{3,})\s*$")
 MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
 # `Celia.` alone on its line, the speech below
 MIXED_ALONE_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s*$")
@@ -110,8 +118,26 @@ def _is_heading(s: str) -> bool:
             or bool(ZH_HEADING_RE.match(s) and len(ZH_HEADING_RE.match(s).group("rest")) < 40))
 
 
+_NOT_CAPS_FIRST = {"CHAPTER", "BOOK", "PART", "VOLUME", "PREFACE", "INTRODUCTION", "APPENDIX", "CONTENTS", "INDEX",
+                   "FOOTNOTES", "TRANSCRIBER'S", "END", "THE END", "ACT", "SCENE", "EPILOGUE", "PROLOGUE"}
+
+
 def _caps_name_ok(name: str, line: str) -> bool:
-    return sum(ch.isalpha() for ch in name) >= 2 and not _is_heading(line) and name not in _NOT_CAPS_CUES
+    return (sum(ch.isalpha() for ch in name) >= 2 and not _is_heading(line) and name not in _NOT_CAPS_CUES
+            and name.split()[0] not in _NOT_CAPS_FIRST)
+
+
+def _unmarkdown(lines: list[str]) -> list[str]:
+    """A play written in markdown (3+ heading/quote/bold lines) read as plain text: marks removed."""
+    marked = sum(1 for ln in lines if _MD_HEADING.match(ln) or _MD_QUOTE.match(ln) or ln.lstrip().startswith("**"))
+    if marked < 3:
+        return lines
+    out: list[str] = []
+    for i, ln in enumerate(lines):
+        if not ln.strip() and i > 0 and re.fullmatch(r"\s*\*\*[^*]+\*\*\s*", lines[i - 1]):
+            continue  # `**BERNARDO**`, a blank line, then the speech: keep the cue on the speech
+        out.append(_MD_BOLD.sub("", _MD_QUOTE.sub("", _MD_HEADING.sub("", ln))).rstrip())
+    return out
 
 
 def _paren_is_direction(speech: str, m: re.Match) -> bool:
@@ -151,8 +177,12 @@ class _Cues:
         # Accepted as a layout when such lines recur (3+), after a blank line and before words.
         mixed_alone: Counter[str] = Counter()
         caps_alone: Counter[str] = Counter()
+        spaced = Counter(m.group("name") for m in (CAPS_SPACES_RE.match(ln) for ln in lines)
+                         if m and _caps_name_ok(m.group("name"), ln))
+        self.caps_spaces = set(spaced) if sum(spaced.values()) >= 3 and len(spaced) >= 2 else set()
         for i, ln in enumerate(lines):
-            if not (0 < i + 1 < len(lines) and lines[i + 1].strip() and (i == 0 or not lines[i - 1].strip())):
+            if not (0 < i + 1 < len(lines) and lines[i + 1].strip()
+                    and (i == 0 or not lines[i - 1].strip() or self.caps_spaces)):
                 continue
             m = MIXED_ALONE_RE.match(ln)
             if m and m.group("name").lower() not in _NOT_CUES:
@@ -187,6 +217,10 @@ class _Cues:
         m = CAPS_BRACKET_RE.match(line)
         if m and _caps_name_ok(m.group("name"), line):
             return clean(m.group("name")), m.group("text")
+        if self.caps_spaces:
+            m = CAPS_SPACES_RE.match(line)
+            if m and m.group("name") in self.caps_spaces:
+                return m.group("name"), m.group("text")
         if self.caps_alone:
             m = CAPS_ALONE_RE.match(line)
             if m and m.group("name") in self.caps_alone:
@@ -226,7 +260,9 @@ def _skip_range(lines: list[str], cues: _Cues) -> tuple[int, int]:
 class _PlayParser:
     def __init__(self, text: str, resolver: AliasResolver | None):
         self.lines = []
-        for ln in text.split("\n"):
+        for ln in _unmarkdown(text.split("\n")):
+            if _RULE.match(ln):
+                continue  # `=====` under a heading, `---` separators
             m = TRAILING_EXIT_RE.match(ln) if "      " in ln else None
             if m and m.group("head").strip():
                 self.lines += [m.group("head"), " " * 40 + m.group("dir").strip()]

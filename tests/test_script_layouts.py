@@ -40,6 +40,7 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("MARTY", "Did anybody see a ladder"), ("DEB", "A ladder. Going by."), ("MARTY", "Howard borrowed it"),
         ("DEB", "Seven letters"), ("MARTY", "Howard!"), ("HOWARD", "Okay, before anyone"), ("MARTY", "Half."),
         ("HOWARD", "I brought back the good half."), ("CLERK", "Can I help you?"), ("MARTY", "Do you sell"),
+        ("CLERK", "Aisle nine."),
     ], ["entering, out of breath", "without looking up", "The door opens. HOWARD walks in holding half a ladder.",
         "holding up the half"]),
     "colon_sitcom_mixedcase.txt": ("colon", [
@@ -224,6 +225,14 @@ def test_stage_directions_are_action_lines_not_words(parsed):
         if ln.kind == "dialogue":
             assert not LEAKS.search(ln.text), (name, ln.name, ln.text)
             assert not any(d in ln.text for d in CASES[name][2] if len(d) > 6), (name, ln.text)
+
+
+def test_voice_marks_are_extensions_not_directions():
+    lines, _ = extract_script(FIXTURES / "colon_tv_caps_transcript.txt", "w")
+    assert (lines[-1].name, lines[-1].text, lines[-1].extra) == ("CLERK", "Aisle nine. Next to the regret.", {"extension": "OC"})
+    assert "OC" not in [ln.text for ln in lines if ln.kind == "action"]
+    lines, _ = extract_script(FIXTURES / "screenplay_numbered_shooting.txt", "w")
+    assert [ln.extra for ln in lines if ln.name == "RADIO"] == [{"extension": "O.S."}]
 
 
 def test_gutenberg_frame_and_cast_list_are_not_lines():

@@ -11,6 +11,8 @@
   or after a sentence end (a parenthesis inside a sentence stays in the words);
 - scene markers on their own line (`Scene 2`, `## Act 1`, `第二幕`, `第3场`, `[Scene: …]`)
   start a new unit; without any, the unit is "1";
+- a voice mark after the name (`KIRK [OC]:`, `JERRY (V.O.):`) goes to `extra.extension`, not
+  to an action line;
 - false positives are guarded against: the name before the colon must look like a name (at
   most 4 capitalised words or 8 CJK characters, no digits-only like `10:30`, no URL scheme
   like `http:`, no sentence such as `He said:` or `他说：`).
@@ -42,6 +44,9 @@ SCENE_MARK_RE = re.compile(
 )
 # directions inside a speech: "Ross: (mortified) Hi.", "春日:（笑）好啊", "[to Joey] Hey"
 INLINE_DIRECTION_RE = re.compile(r"\[[^\]]*\]|\([^)]*\)|（[^）]*）|【[^】]*】")
+# screen/transcript voice marks after a name: `KIRK [OC]:`, `JERRY (V.O.):`, `ROSS (CONT'D):`
+EXTENSION_RE = re.compile(r"^\s*(?:V\.?\s?O|O\.?\s?S|O\.?\s?C|CONT'?D|CONT|cont'd|on ?screen|on viewscreen|on phone|OFF|voice ?over|"
+                          r"off|v\.?o|o\.?s|o\.?c)\.?\s*$")
 _MARKDOWN_BOLD = re.compile(r"\*\*|__")
 BRACKET_PAIRS = {"[": "]", "(": ")", "（": "）", "【": "】", "〔": "〕"}
 _SENTENCE_END = tuple(".!?。！？」』\"”…~～")
@@ -120,12 +125,14 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
     scene_count = 0
     act: str | None = None
     last_dialogue: tuple[str, list[str]] | None = None  # (cue, words) of the open speech
+    extension = ""  # `KIRK [OC]:`, `JERRY (V.O.):` -> extra.extension of the open speech
     prev_blank = True
 
     def flush() -> None:
         nonlocal last_dialogue
         if last_dialogue:
             cue, words = last_dialogue[0], unquote(join_lines(last_dialogue[1]))
+            extra = {"extension": extension} if extension else {}
             pos = 0
             for m in INLINE_DIRECTION_RE.finditer(words):
                 before = words[pos : m.start()].strip()
@@ -133,10 +140,10 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
                 at_edge = not before or before.endswith(_SENTENCE_END + ("—", "-")) or not words[m.end() :].strip()
                 if paren and not (at_edge or not words[:m.start()].strip()):
                     continue  # "(for one)" inside a sentence stays in the words
-                out.say(cue, unquote(words[pos : m.start()]))
+                out.say(cue, unquote(words[pos : m.start()]), **extra)
                 out.act(m.group(0)[1:-1])
                 pos = m.end()
-            out.say(cue, unquote(words[pos:]))
+            out.say(cue, unquote(words[pos:]), **extra)
         last_dialogue = None
 
     for raw in lines:
@@ -190,7 +197,11 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
                 out.result.covered_chars += len(name) + len(words)
             else:
                 lead = re.match(r"^\[([^\]]*)\]\s*", words)  # NAME (aside): words
-                if lead:
+                extension = ""
+                if lead and EXTENSION_RE.match(lead.group(1)):
+                    extension = lead.group(1).strip()  # off-screen voice: not a stage direction
+                    words = words[lead.end() :]
+                elif lead:
                     out.act(lead.group(1))
                     words = words[lead.end() :]
                 last_dialogue = (name, [words])

@@ -185,7 +185,7 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
 }
 
 # what a stage direction or page furniture looks like when it leaks into the words
-LEAKS = re.compile(r"[\[\]（）*<>#]|^_|_$|&\w+;|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
+LEAKS = re.compile(r"[\[\]（）*<>#]|^_|_$|CONTINUED|&\w+;|\(MORE\)|CONT'D|^\(|\)$|\bExit\.?$|\bExeunt\b|CUT TO|FADE")
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
@@ -221,6 +221,7 @@ def test_stage_directions_are_action_lines_not_words(parsed):
     for d in CASES[name][2]:
         assert any(d in a for a in actions), (name, d, actions)
     assert not any("[[" in ln.text or "Note:" in ln.text for ln in lines), name  # Fountain notes dropped
+    assert not any("CONTINUED" in ln.text or re.fullmatch(r"\d+\.?", ln.text) for ln in lines), name  # page furniture
     for ln in lines:
         if ln.kind == "dialogue":
             assert not LEAKS.search(ln.text), (name, ln.name, ln.text)

@@ -149,7 +149,7 @@ def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseR
     i, n = start, len(lines)
     while i < n:
         s = lines[i].strip()
-        if not s or TRANSITION_RE.match(s):
+        if not s or TRANSITION_RE.match(s) or _PAGE_FURNITURE_RE.match(s):
             i += 1
             continue
         if HEADING_RE.match(s):
@@ -183,7 +183,7 @@ def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseR
             while i < n and lines[i].strip():
                 t = lines[i].strip()
                 i += 1
-                if TRANSITION_RE.match(t):
+                if TRANSITION_RE.match(t) or _PAGE_FURNITURE_RE.match(t):
                     continue
                 if t.startswith("("):
                     buf = t
@@ -215,7 +215,7 @@ def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseR
             t = lines[i].strip()
             if para and (HEADING_RE.match(t) or (_cue(t) and i + 1 < n and lines[i + 1].strip())):
                 break
-            if not TRANSITION_RE.match(t):
+            if not (TRANSITION_RE.match(t) or _PAGE_FURNITURE_RE.match(t)):
                 para.append(t)
             i += 1
         action = join_lines(para)

@@ -129,6 +129,32 @@ EXPECTED = [
         ('Quotes / The Sign of the Four (1890)', 'dialogue', 'Sherlock Holmes', 'How often have I'),
         ('Quotes about Holmes', 'dialogue', 'Watson', 'He is the most'),
     ]),
+    ('fandom_transcript_saved.html', [
+        ('1', 'action', None, 'The table was a'),
+        ('1', 'dialogue', 'March Hare', 'No room! No room!'),
+        ('1', 'dialogue', 'Alice', "There's plenty of room!"),
+        ('1', 'dialogue', 'March Hare', 'Have some wine.'),
+        ('2', 'dialogue', 'Hatter', 'Your hair wants cutting.'),
+        ('2', 'dialogue', 'Alice', 'You should learn not'),
+    ]),
+    ('markdown_quotes.md', [
+        ('Alice quotes #1', 'dialogue', 'Alice', 'Curiouser and curiouser!'),
+        ('Alice quotes #2', 'dialogue', 'Alice', 'Who in the world'),
+        ('Alice quotes #3', 'dialogue', 'The Queen of Hearts', 'Off with her head!'),
+    ]),
+    ('fandom_voice_copied.txt', [
+        ('Alice/Voice-Overs / Story', 'narration', None, 'Voice-over: Hello'),
+        ('Alice/Voice-Overs / Story', 'dialogue', 'Alice', 'Curiouser and curiouser! Now'),
+        ('Alice/Voice-Overs / Story', 'narration', None, 'Voice-over: Chat: Manners'),
+        ('Alice/Voice-Overs / Story', 'dialogue', 'Alice', 'It is very rude'),
+        ('Alice/Voice-Overs / Story', 'narration', None, 'Voice-over: About the Hatter'),
+        ('Alice/Voice-Overs / Story', 'dialogue', 'Alice', 'Your hair wants cutting,'),
+    ]),
+    ('zh_moegirl_copied.txt', [
+        ('经典台词 #1', 'dialogue', '凉宫春日', '今天也要找到'),
+        ('经典台词 #1', 'dialogue', '阿虚', '饶了我吧……'),
+        ('经典台词 #2', 'dialogue', '凉宫春日', '社团教室不是'),
+    ]),
 ]
 
 

@@ -160,6 +160,30 @@ def _table_quotes(rows: list[list[Cell]], speaker: str | None, path) -> list[Quo
     return out
 
 
+def _text_tables(text: str, speaker: str | None, path) -> tuple[str, dict[str, list[Quote]]]:
+    """A table copied from a browser arrives as TAB-separated lines: read runs of them as tables."""
+    lines = text.split("\n")
+    out: list[str] = []
+    tables: dict[str, list[Quote]] = {}
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and lines[j].count("\t") >= 1 and len([c for c in lines[j].split("\t") if c.strip()]) >= 2:
+            j += 1
+        if j - i >= 2:
+            rows = [[Cell(False, clean(c), origin=k * 100 + n) for n, c in enumerate(ln.split("\t"))] for k, ln in
+                    enumerate(lines[i:j])]
+            found = _table_quotes(rows, speaker, path)
+            if found:
+                tables[str(len(tables))] = found
+                out.append(f"\x00T{len(tables) - 1}")
+                i = j
+                continue
+        out.extend(lines[i:max(j, i + 1)])
+        i = max(j, i + 1)
+    return "\n".join(out), tables
+
+
 def parse_wiki_text(text: str, character: str | None = None, path=None, resolver: AliasResolver | None = None) -> list[Quote]:
     """Parse page text (HTML, wikitext or plain) into quotes in page order."""
     is_character = (lambda name: resolver.resolve(name) is not None) if resolver and resolver.characters else None
@@ -168,7 +192,8 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
             first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
             if re.fullmatch(r"[^/|]{1,60}/\S.{0,30}", first) and _TITLE_NOISE.search(first.split("/", 1)[1]):
                 character = page_character_from_title(first)
-        return parse_quote_text(text, character, is_character=is_character)
+        text, tables = _text_tables(text, character, path)
+        return parse_quote_text(text, character, tables=tables, is_character=is_character)
     page = read_html(text)
     speaker = character or page_character_from_title(page.h1) or page_character_from_title(page.title)
     # unattributed quotes need more than a page title (it may name a work): --character, a configured

@@ -51,7 +51,8 @@ HEADING_RE = re.compile(r"^(?P<eq>=+)\s*(?P<a>[^=].*?)\s*(?P=eq)$")
 MD_HEADING_RE = re.compile(r"^#{1,6}\s+(?P<b>.+?)\s*#*$")
 EDIT_MARK_RE = re.compile(r"\s*\[\s*(?:edit|edit source|编辑|編輯|编辑源代码|modifier|bearbeiten)\s*\]\s*$", re.IGNORECASE)
 SEP_RE = re.compile(r"^(?:-{4,}|_{4,}|—{3,}|―{3,}|\*\s*\*\s*\*|={4,}|<hr[^>]*>)$", re.IGNORECASE)
-MARK_RE = re.compile(r"^(?P<marks>[*#:;]+)\s*")
+MARK_RE = re.compile(r"^(?P<marks>[*#:;>]+)\s*")
+MD_BULLET_RE = re.compile(r"^[-+]\s+(?=\S)(?!-)")  # Markdown '- item' (not a '-- Name' attribution)
 _COPIED_BULLETS = {"•": 1, "●": 1, "◦": 2, "○": 2, "‣": 2, "▪": 3, "▫": 3, "■": 3, "□": 3}
 COPIED_RE = re.compile(r"^(?P<b>[•●◦○‣▪▫■□])\s*")
 FOOTNOTE_RE = re.compile(r"\s*\[(?:src|\d{1,3}|[a-z]|note \d+|citation needed|clarification needed|需要来源|来源请求|注 ?\d+)\]",
@@ -139,8 +140,10 @@ def strip_wikitext(text: str) -> str:
 
 
 def _no_marks(s: str) -> str:
-    """Drop bold/italic apostrophes and footnote marks."""
+    """Drop bold/italic apostrophes (and Markdown **bold**/*italics*) and footnote marks."""
     s = s.replace("'''", "").replace("''", "")
+    s = re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", s)
+    s = re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"\1", s)
     return FOOTNOTE_RE.sub("", s).strip()
 
 
@@ -245,6 +248,9 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
         c = COPIED_RE.match(s)
         if c:
             depth, s = _COPIED_BULLETS[c.group("b")], s[c.end():]
+        elif MD_BULLET_RE.match(s) and (s[2:3] in _OPEN or len(s.split()) > 6 or re.search(r"[.!?。！？]", s)):
+            # '- "quote" — Name' / '- a sentence.' is a list item; a short '- Name' may be an attribution
+            depth, s = 1, s[MD_BULLET_RE.match(s).end():]
     s = FOOTNOTE_RE.sub("", s).strip()
     if not s:
         return _Item("blank")
@@ -341,6 +347,7 @@ def parse_quote_text(
     soft_run = False
     block = 0
     exchange = False  # is a dialogue block open?
+    spoken = False  # has it a `Name: words` line yet?
     pending: list[str] = []
     pending_depth = 0
     pending_marks = ""
@@ -375,8 +382,8 @@ def parse_quote_text(
         out.append(_Out(q, new_block(), cur_path(), owner_headings=cur_path() or ("",), quoted=quoted))
 
     def end_exchange() -> None:
-        nonlocal exchange, last_dialogue
-        exchange, last_dialogue = False, None
+        nonlocal exchange, last_dialogue, spoken
+        exchange, last_dialogue, spoken = False, None, False
 
     def attribution_next(idx: int) -> bool:
         """Is the next line (past blanks and separators) a dash attribution? Then a pending quote waits for it."""
@@ -386,11 +393,18 @@ def parse_quote_text(
             return nx.kind == "line" and bool(ATTRIB_RE.match(_no_marks(nx.text)))
         return False
 
+    def cue_next(idx: int) -> bool:
+        for nx in items[idx + 1:]:
+            if nx.kind != "blank":
+                return nx.kind == "line" and (_is_cue(nx.text) is not None or bool(DIRECTION_LINE_RE.match(_no_marks(nx.text)))
+                                              or nx.text.strip().startswith("''"))
+        return False
+
     for idx, it in enumerate(items):
         if it.kind in ("blank", "sep"):
             if not (pending and attribution_next(idx)):
                 flush()
-            if tight or it.kind == "sep":
+            if it.kind == "sep" or tight and spoken:  # (a block of only directions sets the next exchange's scene)
                 end_exchange()
             continue
         if it.kind == "heading":
@@ -452,6 +466,7 @@ def parse_quote_text(
             if not exchange:
                 new_block()
                 exchange = True
+            spoken = True
             extra: dict = {}
             d = LEADING_DIRECTION_RE.match(words)
             if d:
@@ -469,9 +484,13 @@ def parse_quote_text(
                 out.append(_Out(Quote("action", f"{name} [{extra['direction']}]", unit, None, {}), block, cur_path()))
                 last_dialogue = None
             continue
+        if not depth and re.fullmatch(r"''(?!')[^']+(?:'(?!')[^']*)*''[.!?]?", s.strip()) and not _quoted(plain):
+            plain = "[" + plain + "]"  # a whole line in italics: a transcript's stage direction
         if DIRECTION_LINE_RE.match(plain):
             flush()
-            if not exchange:  # a direction opens the exchange it belongs to
+            if not exchange:  # a direction opens the exchange that follows it, if one does
+                if not cue_next(idx):
+                    continue
                 new_block()
                 exchange = True
             out.append(_Out(Quote("action", plain[1:-1].strip(), unit, None, {}), block, cur_path()))

@@ -172,6 +172,10 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("HORATIO", "Friends to this ground."), ("MARCELLUS", "And liegemen to the Dane."),
         ("FRANCISCO", "Give you good night."), ("MARCELLUS", "Holla! Bernardo!"),
     ], ["FRANCISCO at his post. Enter to him BERNARDO", "Enter HORATIO and MARCELLUS", "Exit"]),
+    "play_centred_cues_everyman.txt": ("play", [
+        ("MESSENGER", "I pray you all give your audience, And hear"), ("GOD", "I perceive, here in my majesty"),
+        ("DEATH", "Almighty God, I am here"), ("GOD", "Go thou to Everyman"), ("DEATH", "Lord, I will in the world"),
+    ], []),
     "screenplay_imsdb_page.html": ("screenplay", [
         ("RUTH", "You're not supposed to be up here."), ("KIT", "Neither are you."), ("RUTH", "Fair point."),
         ("KIT", 'Kit. It\'s short for "Katherine" but nobody calls me that.'),

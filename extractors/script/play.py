@@ -59,6 +59,8 @@ CAPS_DOT_RE = re.compile(
 CAPS_BRACKET_RE = re.compile(rf"^ {{0,3}}(?P<name>{_CAPS_NAME}) (?P<text>\[.*)$")
 # `BERNARDO` alone on its line, the speech below (MIT Shakespeare, many Moliere translations)
 CAPS_ALONE_RE = re.compile(rf"^ {{0,4}}(?P<name>{_CAPS_NAME})\s*$")
+# `                    HAMLET.` centred above the speech (many converted editions)
+CAPS_DOT_CENTRED_RE = re.compile(rf"^ {{4,60}}(?P<name>{_CAPS_NAME})\.\s*$")
 # Folger Shakespeare text: `BARNARDO  Who's there?` (two spaces, no dot), `BARNARDO ` alone with the speech
 # below, no blank lines between speeches
 CAPS_SPACES_RE = re.compile(rf"^(?P<name>{_CAPS_NAME}) {{2,}}(?P<text>\S.*)$")
@@ -69,7 +71,7 @@ _MD_BOLD = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 _RULE = re.compile(r"^\s*(?:={3,}|-{3,}|\*{3,}|_{3,})\s*$")
 MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
 # `Celia.` alone on its line, the speech below
-MIXED_ALONE_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s*$")
+MIXED_ALONE_RE = re.compile(r"^ {0,40}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s*$")
 INLINE_DIR_RE = re.compile(r"\[[^\]]*\]|（[^）]*）|\([^)]*\)")
 # right-aligned exits after a speech line: "Give you good night.                  Exit."
 TRAILING_EXIT_RE = re.compile(
@@ -180,6 +182,9 @@ class _Cues:
         spaced = Counter(m.group("name") for m in (CAPS_SPACES_RE.match(ln) for ln in lines)
                          if m and _caps_name_ok(m.group("name"), ln))
         self.caps_spaces = set(spaced) if sum(spaced.values()) >= 3 and len(spaced) >= 2 else set()
+        centred = Counter(m.group("name") for m in (CAPS_DOT_CENTRED_RE.match(ln) for ln in lines)
+                          if m and _caps_name_ok(m.group("name"), ln))
+        self.caps_centred = set(centred) if sum(centred.values()) >= 3 and len(centred) >= 2 else set()
         for i, ln in enumerate(lines):
             if not (0 < i + 1 < len(lines) and lines[i + 1].strip()
                     and (i == 0 or not lines[i - 1].strip() or self.caps_spaces)):
@@ -217,6 +222,10 @@ class _Cues:
         m = CAPS_BRACKET_RE.match(line)
         if m and _caps_name_ok(m.group("name"), line):
             return clean(m.group("name")), m.group("text")
+        if self.caps_centred:
+            m = CAPS_DOT_CENTRED_RE.match(line)
+            if m and m.group("name") in self.caps_centred:
+                return m.group("name"), ""
         if self.caps_spaces:
             m = CAPS_SPACES_RE.match(line)
             if m and m.group("name") in self.caps_spaces:

@@ -7,7 +7,19 @@ Layouts understood (all in one parser, line by line):
   (indented or not, until a blank line); `ROSALIND.` alone on its line with the speech below
   (Project Gutenberg's current layout); mixed-case abbreviations such as `Ros. words` count
   as cues when the alias resolver knows them or when they recur at least 3 times in the file;
-- headings `ACT I`, `FIRST ACT`, `SCENE II<TAB>place` / `SCENE II. place`, a bare `SCENE`,
+- a direction between name and words: `HELMER (calls out). Words` (Ibsen), `NORA [softly]. Words`
+  and `NORA.--Words` (Synge), `THE DAUGHTER [in the space between the pillars,` wrapping over
+  lines, no dot (Shaw); titled names keep their dot (`MRS. ALVING.`); accented capitals (VALÈRE);
+- names alone on their line when the layout recurs (3+ lines): `Celia.`, `BERNARDO` (no dot, MIT
+  / Molière translations), `                GOD.` centred; Folger's `BARNARDO  Words` (two spaces);
+- Chinese 话剧 `周朴园　（点着雪茄）台词` (ideographic space), 第N幕/第N场 headings, ideographic-
+  indented paragraphs as directions; markdown plays (`### ACT I`, `**NAME**`, `> words`);
+- in layouts whose cues carry the words (`NAME. words`), a flush-left paragraph after a blank
+  line without a cue is a direction (Shaw's unbracketed ones), not more of the last speech;
+- `(Capitalised direction.)` inside a speech after a sentence end is cut out like `[...]`;
+  Shakespeare's `(as I remember)` stays in the words; a right-aligned `Exit.` after a speech
+  line is an action line; a bare `Exit` (like `Exeunt`) clears the last speaker;
+- headings `ACT I`, `FIRST ACT`, `SCENE II<TAB>place` / `SCENE II. place`, a bare `SCENE`, `SCENE.--place`,
   `PROLOGUE`, `EPILOGUE` set the unit ("ACT I SCENE II"); a scene's place (on the heading, or the
   line or paragraph below it) becomes a `narration` line once the scene has lines;
 - `[Enter ORLANDO and ADAM]` on its own (possibly over several lines), Gutenberg's `[_Exit._]`,

@@ -155,6 +155,12 @@ EXPECTED = [
         ('经典台词 #1', 'dialogue', '阿虚', '饶了我吧……'),
         ('经典台词 #2', 'dialogue', '凉宫春日', '社团教室不是'),
     ]),
+    ('html5_blockquotes.html', [
+        ('Chapter 1 #1', 'narration', None, 'It is a truth'),
+        ('Chapter 1 #2', 'dialogue', 'Mrs. Bennet', 'My dear Mr. Bennet,'),
+        ('Chapter 5 #1', 'dialogue', 'Elizabeth Bennet', 'I could easily forgive'),
+        ('Chapter 5 #2', 'dialogue', 'Mary Bennet', 'Vanity and pride are'),
+    ]),
 ]
 
 

@@ -40,7 +40,7 @@ _SKIP_CLASSES = {
 _SKIP_IDS = {"toc", "mw-navigation", "footer", "catlinks", "mw-panel", "mw-head", "sitesub", "contentsub",
              "jump-to-nav", "p-lang", "mw-page-base", "mw-head-base", "siteNotice".lower(), "vector-toc"}
 _VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param", "track"}
-_ITALIC = {"i", "em", "cite"}
+_ITALIC = {"i", "em"}
 _LIST_MARK = {"ul": "*", "ol": "#", "dl": ":"}
 SEPARATOR = "----"
 
@@ -112,6 +112,7 @@ class _Reader(HTMLParser):
         self.cell_attrs: tuple[bool, int, int] = (False, 1, 1)
         self.nested_cell_stack: list[tuple[list[str] | None, tuple[bool, int, int]]] = []
         self.pending_mark: str | None = None  # list marker waiting for its item's first words
+        self.blockquote = 0  # open <blockquote>s
         self.items: list[str] = []  # marks of the open list items (a <br> inside one continues it: `*:`)
 
     # text outside tables
@@ -132,6 +133,8 @@ class _Reader(HTMLParser):
             self.page.blocks.append(("text", "\n".join(out)))
 
     def _skipped(self, tag: str, attrs: dict) -> bool:
+        if tag == "footer" and self.blockquote:  # <blockquote>...<footer>— Name</footer>: the attribution
+            return False
         if tag in _SKIP:
             return True
         classes = set(str(attrs.get("class") or "").lower().split())
@@ -193,6 +196,11 @@ class _Reader(HTMLParser):
             self._br()
         elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
             self._italic()
+        elif tag == "q":
+            self._write("“")
+        elif tag == "blockquote":
+            self.blockquote += 1
+            self._newline(blank=True)
         elif tag in _BLOCK:
             self._newline()
 
@@ -274,6 +282,11 @@ class _Reader(HTMLParser):
                 self._separator()
         elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
             self.text.append("''")
+        elif tag == "q":
+            self._write("”")
+        elif tag == "blockquote":
+            self.blockquote = max(0, self.blockquote - 1)
+            self._newline(blank=True)
         elif tag in _PARA:
             self._newline(blank=True)
         elif tag in _BLOCK or tag in ("li", "dd", "dt"):

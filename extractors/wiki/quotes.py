@@ -195,6 +195,8 @@ def parse_attribution(who: str, is_character: Callable[[str], bool] | None = Non
         return Attribution(None, {"source": plain})
     if ep and re.fullmatch(r"(?:c\.\s*)?\d{3,4}(?:\s*[-–]\s*\d{2,4})?", ep) and not known:
         return Attribution(None, {"source": plain})  # 'The Red-Headed League (1891)': a work and its year
+    if name.lower() in NARRATION_NAMES:  # '— Narrator, Chapter 1'
+        return Attribution(None, {"source": ep} if ep else {}, narrating=True)
     if ep and ep.lower() in _NARRATING:
         return Attribution(name, {"narrator": name}, narrating=True)
     if ep and re.match(r"(?:(?:to|speaking to|talking to|addressing|about|replying to|in reply to)\s|对|向|和)", ep, re.I):
@@ -373,7 +375,7 @@ def parse_quote_text(
             return
         quoted = all(_quoted(_no_marks(x)) for x in lines)
         extra = dict(att.extra) if att else {}
-        if att and att.name:
+        if att and (att.name or att.narrating):
             kind = "narration" if att.narrating else "dialogue"
             q = Quote(kind, words, unit, None if att.narrating else att.name, extra)
             out.append(_Out(q, new_block(), cur_path()))
@@ -443,7 +445,7 @@ def parse_quote_text(
         m = INLINE_RE.match(plain)
         if m:
             att = parse_attribution(m.group("who"), is_character)
-            if att.name:
+            if att.name or att.narrating:
                 flush()
                 end_exchange()
                 pending = [m.group("quote")]

@@ -1,18 +1,27 @@
-"""Wiki extractor: character quote pages (text or HTML) -> line records.
+"""Wiki extractor: character quote pages (wikitext, copied text or saved HTML) -> line records.
 
 `extract_wiki(path, work, encoding=None, resolver=None, character=None)` reads a page and
 returns its lines:
 
-- text pages (and the non-table text of HTML pages): attributed quotes, see `quotes.py`;
-- HTML voice-line tables (Genshin-style "Voice-Overs": each row a title cell and a text cell,
-  e.g. "About Zhongli" | "..."): every row becomes two lines. Decision: the title is emitted
-  first as a `narration` line `Voice-over: <title>` so the segmenter sees what the line answers
-  (it plays the part of the other speaker's prompt), then the text as a `dialogue` line by the
-  page's character, with `extra.title` = the title. Header rows (all `<th>`, first row) and
-  rows without text are skipped. The unit is the section heading above the table.
-- the page's character is `character` (an id or name; the CLI passes `--character`), else the
-  page's `<h1>`, else its `<title>` ("Zhongli/Voice-Overs | Genshin Impact Wiki | Fandom" ->
-  "Zhongli"). Tables with no known character are an error asking for `--character`.
+- text (raw wikitext, text copied from a browser, Markdown) and the running text of HTML pages
+  (rewritten to wikitext-like lines by `html.py`): attributed quotes, dialogue exchanges and
+  stage directions, see `quotes.py` (which also names the units: one per exchange/quote);
+- voice-line tables (Fandom/Genshin-style "Voice-Overs", BWIKI `语音标题 | 语音内容`; HTML, or
+  TAB-separated rows copied from a browser): every row becomes two lines. Decision: the title is
+  emitted first as a `narration` line `Voice-over: <title>` so the segmenter sees what the line
+  answers, then the text as a `dialogue` line by the page's character, with `extra.title`.
+  Header rows, in-table section rows (one cell spanning the table), unlock notes and empty rows
+  are skipped; a title spanning several rows (rowspan) joins their lines in the script of the
+  first one (an English line and its Japanese translation give the English one). A header row
+  must name the columns (Title/Details/Text/语音…): a "Voice actors | Language" table is not lines;
+  the text column is the one the header names, else the one with the longest text;
+- dialogue tables whose header names a speaker column (`Character | Line`, `角色 | 台词`): one
+  dialogue line per row by that speaker (`旁白` rows are narration), one exchange per table;
+- the page's character (owner of voice tables) is `character` (an id or name; the CLI passes
+  `--character`), else the page's `<h1>`, else its `<title>` ("Zhongli/Voice-Overs | Genshin
+  Impact Wiki | Fandom" -> "Zhongli"). Unattributed quotes need more: `--character`, a configured
+  character, an `X/Quotes`-style title, or an `<h1>` that speaks elsewhere on the page (a title may
+  name a work). Tables with no known character are an error asking for `--character`.
 
 Speakers are resolved through the `AliasResolver` (configured id, else a slug); `name` keeps the
 name as the page writes it; `evidence` is "script" (the page names the speaker explicitly).
@@ -241,8 +250,8 @@ def extract_wiki(
     quotes = parse_wiki_text(text, character, path, resolver)
     if not any(q.kind == "dialogue" for q in quotes):
         raise InputError(
-            "no quotes found: expected '\"quote\" — Character', a quote followed by '-- Character, \"Episode\"', "
-            "'Name: words' lines or an HTML voice-line table (title cell + text cell)",
+            "no quotes found: expected '\"quote\" — Character', a quote followed by '-- Character, \"Episode\"' "
+            "or by a nested '** Character' item, 'Name: words' lines, or a voice-line table (title cell + text cell)",
             path,
         )
     lines: list[Line] = []

@@ -38,7 +38,7 @@ _SKIP_CLASSES = {
     "wikipedia-box", "interwiki", "vector-toc", "mw-portlet", "page-header__actions", "audio-button",
 }
 _SKIP_IDS = {"toc", "mw-navigation", "footer", "catlinks", "mw-panel", "mw-head", "sitesub", "contentsub",
-             "jump-to-nav", "p-lang", "mw-page-base", "mw-head-base", "siteNotice".lower(), "vector-toc"}
+             "jump-to-nav", "p-lang", "mw-page-base", "mw-head-base", "sitenotice", "vector-toc"}
 _VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param", "track"}
 _ITALIC = {"i", "em"}
 _LIST_MARK = {"ul": "*", "ol": "#", "dl": ":"}

@@ -83,6 +83,8 @@ EXPECTED = [
         ('Story', 'dialogue', 'Alice', "It's very rude to"),
         ('Story', 'narration', None, 'Voice-over: About the Hatter'),
         ('Story', 'dialogue', 'Alice', 'Your hair wants cutting.'),
+        ('Story', 'narration', None, 'Voice-over: Chat: Tea'),
+        ('Story', 'dialogue', 'Alice', "It's always six o'clock"),
         ('Story', 'narration', None, 'Voice-over: Elemental Skill'),
         ('Story', 'dialogue', 'Alice', 'Off with their heads?'),
     ]),

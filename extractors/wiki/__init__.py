@@ -129,7 +129,8 @@ def _table_lines(rows: list[list[Cell]]) -> tuple[list[tuple[str, str]], bool]:
         if len(r) <= max(name_col, text_col):
             continue
         nc, tc = r[name_col], r[text_col]
-        title, text = clean(nc.text.replace("\n", " ")), _text_of(tc)
+        title = next((clean(x) for x in nc.text.split("\n") if clean(x)), "")  # its first line: notes go below
+        text = _text_of(tc)
         if groups and groups[-1][0] == nc.origin:
             if text and text not in groups[-1][2]:
                 groups[-1][2].append(text)

@@ -8,8 +8,8 @@ blocks in document order:
   the structure a saved Wikiquote/Fandom page carries survives: a list item is a line opened by
   `*` (`#` in an `<ol>`), one more per nesting level (`<ul><li>quote<ul><li>Character, Episode`
   -> `* quote` / `** Character, Episode`); a `<dd>` line opens with `:`; a `<dt>` with `;`;
-  italics are kept as `''`; `<hr>` and the start/end of a top-level `<dl>` (one Wikiquote exchange) become a `----`
-  separator line; paragraphs end with a blank line;
+  italics are kept as `''`; `<hr>` becomes a `----` separator line, the start/end of a top-level `<dl>` (one Wikiquote
+  exchange) a soft separator line `\x00DL` (see `quotes.py`); paragraphs end with a blank line;
 - ("table", rows), each row a list of `Cell(header, text)`, with `rowspan`/`colspan` expanded
   (a spanned cell is repeated, `Cell.origin` names the cell it copies).
 
@@ -43,6 +43,7 @@ _VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "ar
 _ITALIC = {"i", "em"}
 _LIST_MARK = {"ul": "*", "ol": "#", "dl": ":"}
 SEPARATOR = "----"
+SOFT_SEPARATOR = "\x00DL"  # the edge of a top-level <dl>: an exchange boundary unless the page uses <hr> for that
 
 
 @dataclass
@@ -179,7 +180,7 @@ class _Reader(HTMLParser):
             self.cell, self.cell_attrs = [], (tag == "th", _span(a, "rowspan"), _span(a, "colspan"))
         elif tag in _LIST_MARK:
             if tag == "dl" and not self.lists and self.cell is None and not self.tables:
-                self._separator()
+                self._separator(SOFT_SEPARATOR)
             self.lists.append(_LIST_MARK[tag])
             self._newline()
         elif tag in ("li", "dd", "dt"):
@@ -236,10 +237,10 @@ class _Reader(HTMLParser):
             return  # an item has not started its words yet
         self._write("\n\x01\n" if blank and self.cell is None and not self.lists else "\n")
 
-    def _separator(self) -> None:
+    def _separator(self, mark: str = SEPARATOR) -> None:
         self.pending_mark = None
         if not self.tables and self.cell is None:
-            self.text.append(f"\n{SEPARATOR}\n")
+            self.text.append(f"\n{mark}\n")
 
     def handle_endtag(self, tag):
         if self.skip:
@@ -279,7 +280,7 @@ class _Reader(HTMLParser):
             self.lists.pop()
             self._newline()
             if tag == "dl" and not self.lists and self.cell is None and not self.tables:
-                self._separator()
+                self._separator(SOFT_SEPARATOR)
         elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
             self.text.append("''")
         elif tag == "q":

@@ -21,9 +21,9 @@ Understood, line by line:
   A nested item that is a source, not a person (`** Chapter 1`, `** ''A Study in Scarlet''
   (1887)`: italics, digits, chapter words) is kept in `extra.source`.
 
-Units. A dialogue exchange is one block: it ends at a heading, a `----` separator (`<hr>`, the
-end of a `<dl>`), a standalone quote, and at a blank line when the page writes exchanges as
-runs of consecutive `Name: words` lines. Each standalone quote is a block of its own. The
+Units. A dialogue exchange is one block: it ends at a heading, a `----` separator (`<hr>`), a
+standalone quote, and, on a page with no `----`/`<hr>`, at the edge of a top-level `<dl>` and at
+a blank line when the page writes exchanges as runs of consecutive `Name: words` lines. Each standalone quote is a block of its own. The
 unit is the heading path (`Season 1 / Pilot [1.01]`), numbered `#1`, `#2`... when a section
 holds more than one block, so the segmenter never joins two scenes.
 
@@ -226,6 +226,8 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
         return _Item("table", t.group("n"))
     if SEP_RE.match(s):
         return _Item("sep")
+    if s == "\x00DL":
+        return _Item("softsep")
     h = HEADING_RE.match(s)
     if h:
         return _Item("heading", clean(_no_marks(h.group("a"))), level=len(h.group("eq")))
@@ -340,9 +342,17 @@ def parse_quote_text(
     text = strip_wikitext(text)
     wikitext_headings = bool(re.search(r"^\s*==[^=\n]+==\s*$", text, re.M))
     items = [_classify(raw, wikitext_headings) for raw in text.split("\n")]
+    # a page that marks exchanges with ----/<hr> keeps an exchange together across blank lines and <dl>
+    # edges (MediaWiki renders a `:Name: x` line, a blank line and a `:Name: y` line as two <dl>s)
+    ruled = any(it.kind == "sep" for it in items)
+    for it in items:
+        if it.kind == "softsep":
+            it.kind = "blank" if ruled else "sep"
     _mark_soft_headings(items)
     cue_lines = [i for i, it in enumerate(items) if it.kind == "line" and _is_cue(it.text)]
     tight = any(items[i + 1].kind == "line" and _is_cue(items[i + 1].text) for i in cue_lines if i + 1 < len(items))
+    if ruled:
+        tight = False
 
     out: list[_Out] = []
     path: list[tuple[int, str]] = []

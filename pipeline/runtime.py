@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from extractors.characters import normalize_name
 from extractors.errors import InputError
 
 from .retrieval import StoryIndex
@@ -145,4 +146,21 @@ class CharacterBot:
         content = getattr(out, "content", out)
         if not isinstance(content, str) or not content.strip():
             raise InputError("LLM returned an empty answer")
-        return content.strip()
+        reply = self.clean_reply(content)
+        if not reply:
+            raise InputError(f"LLM returned no words, only {content.strip()[:60]!r}")
+        return reply
+
+    def clean_reply(self, content: str) -> str:
+        """The LLM's words without the story frame it imitates: `Name:「words」` -> `words`.
+
+        Models that read stories written as `Name:「…」` often answer in the same form (ChatHaruhi
+        strips it too); the frame would otherwise be printed after the name and kept in the history.
+        """
+        reply = content.strip()
+        m = re.match(r"^(?P<who>[^:：「\n]{1,40})[:：]\s*(?P<rest>.*)$", reply, re.S)
+        if m and normalize_name(m["who"]) == normalize_name(self.name):
+            reply = m["rest"].strip()
+        if reply.startswith("「") and reply.endswith("」") and reply.count("「") == 1:
+            reply = reply[1:-1].strip()
+        return reply

@@ -30,6 +30,7 @@ DEFAULTS: dict = {
         "history_tokens": 1200,
         "model": "gpt-4o-mini",
         "temperature": 0.7,
+        "timeout": 60,
     },
     "works": {},
     "characters": {},

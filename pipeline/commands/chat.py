@@ -30,7 +30,8 @@ def _bot(character: str, model: Optional[str], no_llm: bool, story_tokens: Optio
     llm, note = None, None
     if not no_llm and llm_configured():
         name = model or llm_model_name(chat.get("model"))
-        llm = chat_model_from_env(name, temperature=float(chat.get("temperature", 0.7)))
+        llm = chat_model_from_env(name, temperature=float(chat.get("temperature", 0.7)),
+                                  timeout=float(chat.get("timeout", 60)))
     else:
         note = "no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY and ROLECORPUS_LLM_MODEL): showing retrieved stories and the best original line"
     emb = CachedEmbedder(make_embedder(settings["embed"]), VectorCache(project.cache / "vectors.sqlite"))

@@ -163,6 +163,28 @@ EXPECTED = [
         ('Chapter 5 #1', 'dialogue', 'Elizabeth Bennet', 'I could easily forgive'),
         ('Chapter 5 #2', 'dialogue', 'Mary Bennet', 'Vanity and pride are'),
     ]),
+    ('quotes_attribution_variants.txt', [
+        ('Quotes #1', 'dialogue', 'Sherlock Holmes', 'You see, but you'),
+        ('Quotes #2', 'dialogue', 'Sherlock Holmes', 'I have no data'),
+        ('Quotes #3', 'dialogue', 'Holmes', 'My dear fellow, life'),
+        ('Quotes #4', 'dialogue', 'Holmes', 'It is quite a'),
+        ('Quotes #5', 'dialogue', 'Sherlock Holmes', 'I am afraid that'),
+        ('Quotes #6', 'dialogue', 'Holmes', 'You have a grand'),
+        ('Quotes #7', 'dialogue', 'John H. Watson', 'I was then in'),
+    ]),
+    ('quotes_name_colon_marks.txt', [
+        ("Alice's Adventures in Wonderland - quotes", 'dialogue', 'Alice', 'Curiouser and curiouser!'),
+        ("Alice's Adventures in Wonderland - quotes", 'dialogue', 'Cheshire Cat', "We're all mad here."),
+        ("Alice's Adventures in Wonderland - quotes", 'dialogue', 'The Hatter', 'Why is a raven'),
+        ("Alice's Adventures in Wonderland - quotes", 'dialogue', 'Queen of Hearts', 'Off with her head!'),
+        ("Alice's Adventures in Wonderland - quotes", 'dialogue', 'Alice', 'Who cares for you?'),
+    ]),
+    ('quotes_multi_paragraph.txt', [
+        ('1', 'dialogue', 'Jaques', "All the world's a"),
+        ('2', 'dialogue', 'Jaques', 'I can suck melancholy'),
+        ('3', 'dialogue', 'Duke Senior', 'Sweet are the uses'),
+        ('4', 'dialogue', 'Rosalind', 'It is not the'),
+    ]),
 ]
 
 
@@ -239,3 +261,17 @@ def test_furniture_only_pages_are_errors(tmp_path, page):
     p.write_text(page, encoding="utf-8")
     with pytest.raises(InputError, match="no quotes found"):
         extract_wiki(p, "w", character="Alice")
+
+
+def test_quote_marks_and_paragraphs_are_not_words():
+    """Round 2: every quote-mark family is taken off; a quote over paragraphs keeps all of them."""
+    texts = {ln.name: ln.text for ln in extract_wiki(FIXTURES / "quotes_name_colon_marks.txt", "w")}
+    assert texts["Queen of Hearts"] == "Off with her head!"  # 'single quotes'
+    assert texts["The Hatter"] == "Why is a raven like a writing-desk?"
+    lines = extract_wiki(FIXTURES / "quotes_multi_paragraph.txt", "w")
+    assert lines[1].text == "I can suck melancholy out of a song, as a weasel sucks eggs. More, I prithee, more."
+    assert lines[3].text.startswith("It is not the fashion") and lines[3].text.endswith(
+        "a good play needs no epilogue.") and '"' not in lines[3].text  # an opening mark per paragraph
+    eps = [ln.extra.get("episode") for ln in extract_wiki(FIXTURES / "quotes_attribution_variants.txt", "w")]
+    assert eps[6] == 'Season 1, Episode 1: "A Study in Scarlet"'  # inner title keeps both its marks
+    assert eps[:4] == ["A Scandal in Bohemia", "A Scandal in Bohemia", "Season 2, Episode 5", "The Red-Headed League"]

@@ -40,7 +40,7 @@ from ..script.base import clean, join_lines
 from ..script.colon import NARRATION_NAMES
 from ..textio import read_text
 from .html import Cell, looks_like_html, read_html
-from .quotes import Quote, parse_quote_text
+from .quotes import Quote, parse_quote_text, unquote
 
 __all__ = ["extract_wiki", "parse_wiki_text", "page_character_from_title"]
 
@@ -141,7 +141,7 @@ def _table_lines(rows: list[list[Cell]]) -> tuple[list[tuple[str, str]], bool]:
         if not title or not texts or len(title) > 80 or not any(ch.isalnum() for ch in title):
             continue
         lang = _script(texts[0])  # rows a title spans: keep the lines in the first line's script
-        pairs.append((title, join_lines([t for t in texts if _script(t) == lang])))
+        pairs.append((title, unquote(join_lines([t for t in texts if _script(t) == lang]))))
     if not pairs:
         return [], False
     long_enough = [p for p in pairs if len(p[1]) >= (6 if _script(p[1]) == "cjk" else 15)]

@@ -39,10 +39,14 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..script.base import clean, join_lines
-from ..script.colon import NARRATION_NAMES, match_cue, unquote, valid_name
+from ..script.colon import NARRATION_NAMES, match_cue, valid_name
 
-_OPEN = "\"“„«「『'‘‹"
-_CLOSE = "\"”»」』'’›“"
+_OPEN = "\"“„«»「『'‘‚‹〝"
+_CLOSE = "\"”»«」』'’‘›“〟"
+# an opening quote mark -> the marks that may close it: English “…”/"…"/‘…’/'…', German „…“/»…«/‚…‘,
+# French « … », Japanese/Chinese 「…」/『…』
+QUOTE_PAIRS = {'"': '"', "“": "”“", "”": "”", "„": "“”", "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」",
+               "『": "』", "‘": "’‘", "'": "'", "‚": "‘’", "〝": "〟〞"}
 _DASH = r"(?:—+|―+|–|--+|~|－－|\u2e3a|\u2e3b)"
 INLINE_RE = re.compile(rf"^(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)\s*{_DASH}\s*(?P<who>\S.*)$")
 ATTRIB_RE = re.compile(rf"^{_DASH}\s*(?P<who>\S.*)$")
@@ -76,7 +80,59 @@ _TPL_WHO = ("personquoted", "author", "sign", "speaker", "character", "source_pe
 _TPL_SRC = ("quotesource", "source", "title", "work", "episode", "3")
 # sections of quotes by others or of doubtful quotes: never the page character's
 _ABOUT_RE = re.compile(r"\babout\b|\bon\s+\w+$|misattributed|disputed|attributed|关于|評價|评价|误传|存疑", re.IGNORECASE)
+_PARA_BREAK = "\x02"  # a paragraph break inside a pending quote
 TABLE_MARK_RE = re.compile(r"^\x00T(?P<n>\d+)$")
+
+
+def _apostrophe(s: str, i: int) -> bool:
+    """Is the mark at s[i] an apostrophe (We're, don't, Holmes' pipe) rather than a quote mark?"""
+    if s[i] not in "'’":
+        return False
+    before = s[i - 1] if i > 0 else " "
+    after = s[i + 1] if i + 1 < len(s) else " "
+    return before.isalpha() and (after.isalpha() or after == " " and before in "sS")
+
+
+def unquote(text: str) -> str:
+    """'"quote"' / '« citation »' / '„Zitat“' / "'quote'" / '「台词」' -> the words inside; else unchanged.
+
+    A sentence mark after the closing quote ('"Quite so".') stays; the words are not unquoted when
+    the same marks also occur inside (two quotes on one line), apostrophes excepted."""
+    t = text.strip()
+    if len(t) < 2 or t[0] not in QUOTE_PAIRS:
+        return t
+    closes = QUOTE_PAIRS[t[0]]
+    body, tail = t, ""
+    if len(body) > 2 and body[-1] in ".!?。！？" and body[-2] in closes:
+        body, tail = body[:-1], body[-1]
+    if body[-1] not in closes:
+        return t
+    inner = body[1:-1]
+    marks = set(t[0]) | set(closes)
+    if any(ch in marks and not _apostrophe(inner, i) for i, ch in enumerate(inner)):
+        return t
+    inner = inner.strip()
+    if tail and inner and inner[-1] not in ".!?。！？…":
+        inner += tail
+    return inner
+
+
+def _unquote_paragraphs(paras: list[str]) -> str:
+    """A quote over several paragraphs: one pair of marks around all of them, or (the English
+    convention) an opening mark on every paragraph and a closing one on the last."""
+    whole = unquote(" ".join(paras))
+    if whole != " ".join(paras).strip() or len(paras) == 1:
+        return whole
+    out = []
+    for p in paras:
+        u = unquote(p)
+        if u == p.strip():
+            if p[:1] in QUOTE_PAIRS and sum(p.count(c) for c in set(p[0]) | set(QUOTE_PAIRS[p[0]])) == 1:
+                u = p[1:].strip()
+            elif p[-1:] in _CLOSE and sum(p.count(c) for c in p[-1]) == 1:
+                u = p[:-1].strip()
+        out.append(u)
+    return " ".join(out)
 
 
 @dataclass
@@ -162,7 +218,10 @@ def split_attribution(who: str) -> tuple[str, str | None]:
         return who, None
     ep = m.group("ep1") or m.group("ep2") or m.group("ep3") or m.group("ep4")
     if ep:
-        ep = ep.strip().strip("\"“”'‘’«»「」《》").strip() or None
+        ep = ep.strip()
+        if ep[:1] == "《" and ep[-1:] == "》" and ep.count("《") == 1:
+            ep = ep[1:-1]
+        ep = unquote(ep).strip() or None  # 'Season 1, Episode 1: "A Study in Scarlet"' keeps its marks
     return m.group("name").strip(), ep
 
 
@@ -379,11 +438,17 @@ def parse_quote_text(
         pending = []
         if not lines:
             return
-        words = unquote(join_lines([_no_marks(x) for x in lines]))
-        words = clean(words)
+        paras: list[list[str]] = [[]]
+        for x in lines:
+            if x == _PARA_BREAK:
+                paras.append([])
+            else:
+                paras[-1].append(_no_marks(x))
+        texts = [join_lines(p) for p in paras if p]
+        words = clean(_unquote_paragraphs(texts)) if texts else ""
         if not words:
             return
-        quoted = all(_quoted(_no_marks(x)) for x in lines)
+        quoted = _quoted(" ".join(texts)) or all(_quoted(_no_marks(x)) for x in lines if x != _PARA_BREAK)
         extra = dict(att.extra) if att else {}
         if att and (att.name or att.narrating):
             kind = "narration" if att.narrating else "dialogue"
@@ -405,6 +470,26 @@ def parse_quote_text(
             return nx.kind == "line" and bool(ATTRIB_RE.match(_no_marks(nx.text)))
         return False
 
+    def quote_open() -> bool:
+        """Does the pending text open a quote that has not closed yet?"""
+        first = next((_no_marks(x) for x in pending if x != _PARA_BREAK), "")
+        last = _no_marks(pending[-1]) if pending[-1] != _PARA_BREAK else ""
+        return bool(first) and first[0] in QUOTE_PAIRS and not (last and re.search(rf"[{_CLOSE}][.!?。！？]?$", last)
+                                                                  and len(last) > 1)
+
+    def closes_ahead(idx: int) -> bool:
+        """Is there, before the next heading, separator or cue (and within 12 lines), a line that closes a quote?"""
+        for nx in items[idx + 1: idx + 13]:
+            if nx.kind == "blank":
+                continue
+            if nx.kind != "line" or _is_cue(nx.text) or nx.depth != pending_depth:
+                return False
+            if ATTRIB_RE.match(_no_marks(nx.text)) or INLINE_RE.match(_no_marks(nx.text)):
+                return False
+            if re.search(rf"[{_CLOSE}][.!?。！？]?$", _no_marks(nx.text)):
+                return True
+        return False
+
     def cue_next(idx: int) -> bool:
         for nx in items[idx + 1:]:
             if nx.kind != "blank":
@@ -414,6 +499,9 @@ def parse_quote_text(
 
     for idx, it in enumerate(items):
         if it.kind in ("blank", "sep"):
+            if it.kind == "blank" and pending and quote_open() and closes_ahead(idx):
+                pending.append(_PARA_BREAK)  # a quote over several paragraphs: its closing mark is ahead
+                continue
             if not (pending and attribution_next(idx)):
                 flush()
             if it.kind == "sep" or tight and spoken:  # (a block of only directions sets the next exchange's scene)

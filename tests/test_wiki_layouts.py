@@ -185,6 +185,29 @@ EXPECTED = [
         ('3', 'dialogue', 'Duke Senior', 'Sweet are the uses'),
         ('4', 'dialogue', 'Rosalind', 'It is not the'),
     ]),
+    ('quotes_one_line_dashes.txt', [
+        ('Sherlock Holmes/Quotes #1', 'dialogue', 'Sherlock Holmes', 'You see, but you'),
+        ('Sherlock Holmes/Quotes #2', 'dialogue', 'Sherlock Holmes', 'Data! Data! Data! I'),
+        ('Sherlock Holmes/Quotes #3', 'dialogue', 'Holmes', 'It is a capital'),
+        ('Sherlock Holmes/Quotes #4', 'dialogue', 'Holmes', 'I am lost without'),
+        ('Sherlock Holmes/Quotes #5', 'dialogue', 'Sherlock Holmes', 'The game is afoot.'),
+        ('Sherlock Holmes/Quotes #6', 'dialogue', 'Sherlock Holmes', 'You have been in'),
+        ('Sherlock Holmes/Quotes #7', 'dialogue', 'Sherlock Holmes', 'Quite so! You have'),
+        ('Sherlock Holmes/Quotes #8', 'dialogue', 'Dr. Watson', 'Indeed, I should have'),
+    ]),
+    ('quotes_numbered_list.txt', [
+        ('Top 5 Rosalind quotes #1', 'dialogue', 'Rosalind', 'Men have died from'),
+        ('Top 5 Rosalind quotes #2', 'dialogue', 'Rosalind', 'Do you not know'),
+        ('Top 5 Rosalind quotes #3', 'dialogue', 'Jaques', "All the world's a"),
+        ('Top 5 Rosalind quotes #4', 'dialogue', 'Rosalind', 'Can one desire too'),
+        ('Top 5 Rosalind quotes #5', 'dialogue', 'Touchstone', 'The fool doth think'),
+    ]),
+    ('ja_quotes_kana.txt', [
+        ('青木ミナ/名言 #1', 'dialogue', '青木ミナ', '明日こそ、絶'),
+        ('青木ミナ/名言 #2', 'dialogue', '青木ミナ', '部室の鍵、ま'),
+        ('青木ミナ/名言 #3', 'dialogue', 'キョウ', 'はいはい、わかりましたよ。'),
+        ('青木ミナ/名言 #4', 'dialogue', '長井ユキ', '……本は、読'),
+    ]),
 ]
 
 
@@ -265,6 +288,9 @@ def test_furniture_only_pages_are_errors(tmp_path, page):
 
 def test_quote_marks_and_paragraphs_are_not_words():
     """Round 2: every quote-mark family is taken off; a quote over paragraphs keeps all of them."""
+    one_line = [ln.text for ln in extract_wiki(FIXTURES / "quotes_one_line_dashes.txt", "w")]
+    assert one_line[2] == "It is a capital mistake to theorize before one has data."  # 'single' -- Holmes
+    assert one_line[3] == "I am lost without my Boswell."  # «guillemets» ― Holmes
     texts = {ln.name: ln.text for ln in extract_wiki(FIXTURES / "quotes_name_colon_marks.txt", "w")}
     assert texts["Queen of Hearts"] == "Off with her head!"  # 'single quotes'
     assert texts["The Hatter"] == "Why is a raven like a writing-desk?"

@@ -49,6 +49,10 @@ QUOTE_PAIRS = {'"': '"', "“": "”“", "”": "”", "„": "“”", "«": "
                "『": "』", "‘": "’‘", "'": "'", "‚": "‘’", "〝": "〟〞"}
 _DASH = r"(?:—+|―+|–|--+|~|－－|\u2e3a|\u2e3b)"
 INLINE_RE = re.compile(rf"^(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)\s*{_DASH}\s*(?P<who>\S.*)$")
+# '"quote" - Name': a lone hyphen between spaces, only after a whole quoted text
+HYPHEN_INLINE_RE = re.compile(rf"^(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)\s+-\s+(?P<who>\S.*)$")
+# a numbered list of quotes: '1. "quote" — Name', '2) “quote” – Name'
+NUMBERED_RE = re.compile(rf"^\d{{1,3}}[.)]\s+(?=[{_OPEN}])")
 ATTRIB_RE = re.compile(rf"^{_DASH}\s*(?P<who>\S.*)$")
 HYPHEN_ATTRIB_RE = re.compile(r"^-\s+(?P<who>\S.*)$")
 HEADING_RE = re.compile(r"^(?P<eq>=+)\s*(?P<a>[^=].*?)\s*(?P=eq)$")
@@ -226,6 +230,8 @@ def split_attribution(who: str) -> tuple[str, str | None]:
 
 
 def _looks_like_name(name: str) -> bool:
+    if re.fullmatch(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff・ー]{1,10}", name):
+        return True  # a Japanese name in kana ('キョン') or kanji
     return valid_name(name) and len(name) <= 40 and not _SOURCE_WORDS.match(name) and not re.search(r"\d{3,}", name)
 
 
@@ -311,6 +317,8 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
         c = COPIED_RE.match(s)
         if c:
             depth, s = _COPIED_BULLETS[c.group("b")], s[c.end():]
+        elif NUMBERED_RE.match(s):
+            depth, s = 1, s[NUMBERED_RE.match(s).end():]
         elif MD_BULLET_RE.match(s) and (s[2:3] in _OPEN or len(s.split()) > 6 or re.search(r"[.!?。！？]", s)):
             # '- "quote" — Name' / '- a sentence.' is a list item; a short '- Name' may be an attribution
             depth, s = 1, s[MD_BULLET_RE.match(s).end():]
@@ -322,6 +330,15 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
 
 def _quoted(s: str) -> bool:
     return len(s) >= 2 and s[0] in _OPEN and unquote(s) != s
+
+
+def inline_quote(s: str) -> re.Match | None:
+    """'"quote" — Name' on one line (any dash; a lone hyphen only after a whole quoted text)."""
+    m = INLINE_RE.match(s)
+    if m:
+        return m
+    m = HYPHEN_INLINE_RE.match(s)
+    return m if m and _quoted(m.group("quote")) else None
 
 
 # page furniture that looks like a `Name: words` line
@@ -345,7 +362,7 @@ def _soft_heading_candidate(it: _Item) -> bool:
         return False
     s = _no_marks(it.text)
     return (0 < len(s) <= 80 and s[0] not in _OPEN and not re.search(r"[.!?,;:。！？，；：…\"”」』'’)\]]$", s)
-            and not _is_cue(s) and not ATTRIB_RE.match(s) and not INLINE_RE.match(s) and not DIRECTION_LINE_RE.match(s))
+            and not _is_cue(s) and not ATTRIB_RE.match(s) and not inline_quote(s) and not DIRECTION_LINE_RE.match(s))
 
 
 def _mark_soft_headings(items: list[_Item]) -> None:
@@ -358,7 +375,7 @@ def _mark_soft_headings(items: list[_Item]) -> None:
             s = _no_marks(nxt.text) if nxt.kind == "line" else ""
             follows = (
                 nxt.kind in ("heading", "sep", "table")
-                or nxt.kind == "line" and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(INLINE_RE.match(s)))
+                or nxt.kind == "line" and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(inline_quote(s)))
             )
             if follows and not (nxt.kind == "line" and (ATTRIB_RE.match(s) or HYPHEN_ATTRIB_RE.match(s))):
                 it.kind, it.text, it.level = "heading", clean(_no_marks(it.text)), 0
@@ -484,7 +501,7 @@ def parse_quote_text(
                 continue
             if nx.kind != "line" or _is_cue(nx.text) or nx.depth != pending_depth:
                 return False
-            if ATTRIB_RE.match(_no_marks(nx.text)) or INLINE_RE.match(_no_marks(nx.text)):
+            if ATTRIB_RE.match(_no_marks(nx.text)) or inline_quote(_no_marks(nx.text)):
                 return False
             if re.search(rf"[{_CLOSE}][.!?。！？]?$", _no_marks(nx.text)):
                 return True
@@ -540,7 +557,7 @@ def parse_quote_text(
         if pending and depth > pending_depth and pending_depth > 0:
             flush(parse_attribution(s, is_character))
             continue
-        m = INLINE_RE.match(plain)
+        m = inline_quote(plain)
         if m:
             att = parse_attribution(m.group("who"), is_character)
             if att.name or att.narrating:

@@ -186,6 +186,53 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("Lane", "Yes, sir; eight bottles"),
     ], ["Hands them on a salver.", "Inspects them, takes two, and sits down on the sofa.",
         "Lane is arranging afternoon tea"]),
+    # second round: layouts the first round had not seen
+    "colon_crlf_bom_nbsp.txt": ("colon", [
+        ("Ada", "Did you leave the oven on"), ("Ben", "Only a little."), ("Ada", 'There is no "a little"'), ("Ben", "Toast?"),
+        ("Ada", "I'll make coffee instead."), ("Ben", "Good plan."),
+    ], ["Ben opens the oven door. Smoke."]),
+    "colon_radio_drama.txt": ("colon", [
+        ("ANNOUNCER", "The Lantern at Gull Rock. Tonight"), ("MARGARET", "Tom? Is that you?"), ("TOM", "It's me, Mrs. Hale."),
+        ("MARGARET", "Anything for me?"), ("TOM", "One letter."), ("MARGARET", "An inspector will call"),
+        ("TOM", "Thursday's tomorrow."), ("MARGARET", "I know what day"), ("DRAKE", "Mrs. Hale? Inspector Drake"),
+        ("MARGARET", "Hide the book."), ("TOM", "Where?"), ("ANNOUNCER", "Will Margaret keep"),
+    ], ["THEME UP, THEN UNDER", "WIND. SURF AGAINST ROCKS. A DOOR BANGS.", "OFF, APPROACHING", "DOOR CLOSES. WIND CUT OFF.",
+        "ENVELOPE TORN OPEN", "READING", "STING", "KNOCKING AT THE DOOR", "LOW, TO TOM", "THEME UP AND OUT"]),
+    "colon_radio_unnumbered.txt": ("colon", [
+        ("ANNOUNCER", "And now, another adventure"), ("WATSON", "It was a raw morning"), ("HOLMES", "Come in, come in!"),
+        ("GARRIDEB", "You're Mr. Holmes?"), ("HOLMES", "You appear to be a Garrideb"), ("GARRIDEB", "That's the trouble."),
+        ("WATSON", "I confess that"), ("HOLMES", "Three Garridebs."), ("HOLMES", "Well, Watson"), ("WATSON", "Only that he lied"),
+    ], ["VIOLIN THEME, ESTABLISH, FADE UNDER", "CARRIAGE WHEELS ON COBBLES", "DOOR OPENS AND CLOSES", "AMERICAN, BREATHLESS",
+        "CHAIR CREAKS", "NARRATING", "BRIDGE", "RAIN ON WINDOWS"]),
+    "colon_timestamp_bracket.txt": ("colon", [
+        ("Marta", "Has anyone seen the spare key?"), ("Joel", "What does it look like?"), ("Marta", "Like a key, Joel."),
+        ("Joel", "Then no."), ("Chester", "Why is everyone staring"), ("Marta", "The key is gone."),
+        ("Chester", "Is this a mystery now?"), ("Fern", "I used it to open"), ("Marta", "You opened a can"),
+        ("Fern", "It was a very determined soup."),
+    ], ["Opening credits", "Chester enters from the hallway", "from the couch"]),
+    "colon_timestamp_plain_caps.txt": ("colon", [
+        ("GRACE", "I told you the boat"), ("DEV", "And I told you"), ("GRACE", "Is that water coming in?"), ("DEV", "That's... a feature."),
+        ("GRACE", "Dev, we are sinking."), ("DEV", "Gently."), ("HARBOURMASTER", "You two again?"), ("GRACE", "Don't say anything."),
+        ("HARBOURMASTER", "I wasn't going to."),
+    ], ["WAVES CRASHING", "MUSIC"]),
+    "colon_tv_sitcom_scenes.txt": ("colon", [
+        ("NINA", "Okay, who borrowed the canoe?"), ("DAVE", 'Define "borrowed."'), ("NINA", "It means you brought it back."),
+        ("DAVE AND TOM", "Ohhh."), ("ALL", "Hey, Leo."), ("LEO", "DON'T ASK ME ABOUT THE CANOE."), ("TOM", "It's a lake."),
+        ("NINA", "It's not the canoe"), ("LEO", "Is that it?"), ("DAVE", "That is definitely the bottom half"),
+    ], ["to Nina", "Leo enters carrying a paddle", "Nina is pacing.", "Cut to the lake.", "whispering"]),
+    "colon_zh_curly_quotes.txt": ("colon", [
+        ("王掌柜", "小二，把门口的灯笼点上。"), ("小二", "好嘞！"), ("王掌柜", "不急，先把客人送走。"), ("老者", "还有座位吗？"),
+        ("王掌柜", "有，有！您里边请。"), ("老者", "给我来一壶茉莉花"), ("小二", "马上就来！"), ("王掌柜", "老先生，您不是本地人吧？"),
+        ("老者", "四十年前"),
+    ], ["一位老者拄着拐杖走进来。"]),
+    "colon_zh_name_kagikakko.txt": ("colon", [
+        ("春日", "阿虚，你来得正好！"), ("阿虚", "我每次都来得正好"), ("春日", "少废话。"), ("长门", "……"), ("阿虚", "长门，你也说句话啊。"),
+        ("长门", "雨，会在六点十二分停。"), ("春日", "你看，连有希都支持我！"), ("阿虚", "她什么都没说吧。"),
+    ], []),
+    "colon_ja_name_kagikakko.txt": ("colon", [
+        ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
+        ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),
+    ], []),
 }
 
 # what a stage direction or page furniture looks like when it leaks into the words
@@ -251,3 +298,20 @@ def test_gutenberg_frame_and_cast_list_are_not_lines():
 def test_prose_is_still_refused(samples):
     with pytest.raises(InputError, match="cannot recognise a script format"):
         extract_script(samples / "alice29.txt", "alice")
+
+
+def test_second_round_colon_details():
+    """Radio cue lines, header lines and cast lists are not speakers; `(OFF)` is a voice mark; a
+    transcript's `INT.` heading opens a scene; kana names are joined without spaces."""
+    lines, _ = extract_script(FIXTURES / "colon_radio_drama.txt", "w")
+    names = {ln.name for ln in lines if ln.kind == "dialogue"}
+    assert not names & {"MUSIC", "SOUND", "SFX", "F/X", "CAST", "Episode 4"}
+    assert "INSPECTOR DRAKE" not in " ".join(ln.text for ln in lines)  # the cast list is skipped
+    assert [ln.extra for ln in lines if ln.name == "DRAKE"] == [{"extension": "OFF"}]
+    assert not any(ln.text[:1].isdigit() for ln in lines if ln.kind == "dialogue")  # line numbers dropped
+    lines, _ = extract_script(FIXTURES / "colon_tv_sitcom_scenes.txt", "w")
+    tom = next(ln for ln in lines if ln.name == "TOM")
+    assert (tom.unit, lines[tom.index - 2].text) == ("scene 2", "INT. NINA'S APARTMENT - NIGHT")
+    lines, _ = extract_script(FIXTURES / "colon_ja_name_kagikakko.txt", "w")
+    assert [ln.kind for ln in lines].count("narration") == 4 and lines[0].unit == "第一章"
+

@@ -21,7 +21,7 @@ def clean(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-_CJK_EDGE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_CJK_EDGE = re.compile(r"[\u3000-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def join_lines(parts: list[str]) -> str:

@@ -32,10 +32,27 @@ CUE_RE = re.compile(
 NARRATION_NAMES = {"旁白", "scene", "narrator", "narration", "场景", "场景描述", "description", "setting", "画面", "叙述"}
 URL_SCHEMES = {"http", "https", "ftp", "mailto", "file", "www", "note", "notes", "ps", "p.s", "re", "fw", "fwd", "subject",
                "date", "from", "to", "cc", "tel", "email", "isbn", "doi", "copyright", "translator", "author", "title",
-               "chapter", "source", "url", "edition", "language", "release date", "produced by", "posting date"}
+               "chapter", "source", "url", "edition", "language", "release date", "produced by", "posting date",
+               # transcript and radio-script headers: `Transcript: "The Lost Key"`, `Written by: ...`
+               "transcript", "teleplay", "screenplay", "written by", "story by", "directed by", "transcribed by",
+               "transcriber", "air date", "original air date", "aired", "broadcast", "summary", "synopsis", "genre"}
+# `Episode 4: "The Keeper's Log"`, `Season 2: ...`: a header, not a speaker
+_HEADER_NAME_RE = re.compile(r"^(?:episode|season|series|part|chapter|book|volume|vol\.?|ep\.?)\s*#?\d+[a-z]?$", re.IGNORECASE)
+# `CAST:` / `CHARACTERS:` on its own line: the cast list below it (up to a blank line) is skipped
+CAST_HEADER_RE = re.compile(r"^\s*(?:the\s+)?(?:cast(?:\s+of\s+characters)?|characters|dramatis\s+person(?:ae|æ)|persons|"
+                            r"人物表?|登场人物|登場人物)\s*[:：]?\s*$", re.IGNORECASE)
 _LOWER_JOINERS = {"of", "the", "de", "la", "le", "du", "von", "van", "der", "da", "di", "al", "bin", "ibn", "and", "&"}
 _CJK_SPEECH_VERBS = "说道曰问答叫喊笑云言讲骂叹吼想看听"
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff]")  # kana too: ハルヒ
+# radio/audio-drama cue lines that are directions, not speakers: `SOUND: DOOR BANGS`, `MUSIC: STING`
+SOUND_NAMES = {"sound", "sounds", "sfx", "fx", "f/x", "f x", "sound fx", "sound effect", "sound effects", "effect",
+               "effects", "music", "bgm", "se", "音效", "音乐", "音樂", "効果音", "ＳＥ", "ＢＧＭ"}
+# a line number or a timestamp before the cue: `12. HOLMES: ...`, `[00:01:23] Monica: ...`, `00:01:23 MONICA: ...`
+LINE_PREFIX_RE = re.compile(r"^\s*(?:\[\s*\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?\s*\]|\(\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?\)|"
+                            r"\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?(?:\s*[-–—|]\s*|\s+)|\d{1,4}\.\s+)\s*(?=\S)")
+# light-novel/ChatHaruhi source form without a colon: `ハルヒ「…」`, `春日「…」`, `阿虚『…』`
+KAGI_CUE_RE = re.compile(r"^\s*(?P<name>[\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff·・＝=]{1,8})\s*(?P<text>「.*」|『.*』)\s*$")
+_JA_PARTICLES = tuple("はがをにへでもと")
 _CJK_PUNCT = re.compile(r"[，。！？、；…—《》]")
 SCENE_MARK_RE = re.compile(
     r"^\s*(?:#+\s*)?(?:(?P<kw>scene|act|part|episode)\s+(?P<num>[IVXLCivxlc]+|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
@@ -43,12 +60,13 @@ SCENE_MARK_RE = re.compile(
     re.IGNORECASE,
 )
 # directions inside a speech: "Ross: (mortified) Hi.", "春日:（笑）好啊", "[to Joey] Hey"
-INLINE_DIRECTION_RE = re.compile(r"\[[^\]]*\]|\([^)]*\)|（[^）]*）|【[^】]*】")
+INLINE_DIRECTION_RE = re.compile(r"\[[^\]]*\]|\([^)]*\)|（[^）]*）|【[^】]*】|\{[^}]*\}")
+SCREEN_HEADING_RE = re.compile(r"^(?:INT\.?\s*/\s*EXT|EXT\.?\s*/\s*INT|I/E|INT|EXT)\.\s+[A-Z0-9]")
 # screen/transcript voice marks after a name: `KIRK [OC]:`, `JERRY (V.O.):`, `ROSS (CONT'D):`
 EXTENSION_RE = re.compile(r"^\s*(?:V\.?\s?O|O\.?\s?S|O\.?\s?C|CONT'?D|CONT|cont'd|on ?screen|on viewscreen|on phone|OFF|voice ?over|"
                           r"off|v\.?o|o\.?s|o\.?c)\.?\s*$")
 _MARKDOWN_BOLD = re.compile(r"\*\*|__")
-BRACKET_PAIRS = {"[": "]", "(": ")", "（": "）", "【": "】", "〔": "〕"}
+BRACKET_PAIRS = {"[": "]", "(": ")", "（": "）", "【": "】", "〔": "〕", "{": "}"}
 _SENTENCE_END = tuple(".!?。！？」』\"”…~～")
 QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
 
@@ -59,7 +77,7 @@ def valid_name(name: str) -> bool:
     if not name or len(name) > 40:
         return False
     low = name.lower()
-    if low in URL_SCHEMES or not any(ch.isalpha() for ch in name):
+    if low in URL_SCHEMES or _HEADER_NAME_RE.match(name) or not any(ch.isalpha() for ch in name):
         return False
     if _CJK.search(name):
         if len(name) > 8 or _CJK_PUNCT.search(name) or " " in name:
@@ -112,10 +130,32 @@ def match_cue(line: str) -> tuple[str, str] | None:
     return name, text
 
 
+def kagi_cue(line: str) -> tuple[str, str] | None:
+    """`ハルヒ「…」` / `春日「…」`: a CJK or kana name right before a quoted line, no colon."""
+    m = KAGI_CUE_RE.match(line)
+    if not m:
+        return None
+    name = m.group("name")
+    if not valid_name(name) or (len(name) >= 2 and name.endswith(_JA_PARTICLES) and name[-2] not in "ー"):
+        return None  # `ハルヒは「…」`: a sentence, not a cue
+    return name, m.group("text")
+
+
+def strip_line_prefixes(lines: list[str]) -> list[str]:
+    """Drop line numbers / timestamps before the cues when most lines carry one (radio scripts,
+    timed transcripts); a file with only a few numbered lines keeps them."""
+    body = [ln for ln in lines if ln.strip()]
+    hits = sum(1 for ln in body if LINE_PREFIX_RE.match(ln))
+    if hits < 3 or hits < 0.4 * len(body):
+        return lines
+    return [LINE_PREFIX_RE.sub("", ln, count=1) for ln in lines]
+
+
 def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult:
     """Parse a `Name: words` script into events (resolver unused: names are as written)."""
     out = Emitter("colon", unit="1")
-    lines = text.split("\n")
+    lines = strip_line_prefixes(text.split("\n"))
+    kagi = sum(1 for ln in lines if kagi_cue(ln)) >= 2
     # tiny-shakespeare layout: `First Citizen:` alone on its line, the speech below it up to a
     # blank line. When most cues stand alone, a speech line that looks like a cue ("Marcius: ...")
     # does not interrupt such a block.
@@ -136,7 +176,7 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
             pos = 0
             for m in INLINE_DIRECTION_RE.finditer(words):
                 before = words[pos : m.start()].strip()
-                paren = m.group(0)[0] != "["
+                paren = m.group(0)[0] not in "[{"
                 at_edge = not before or before.endswith(_SENTENCE_END + ("—", "-")) or not words[m.end() :].strip()
                 if paren and not (at_edge or not words[:m.start()].strip()):
                     continue  # "(for one)" inside a sentence stays in the words
@@ -146,12 +186,19 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
             out.say(cue, unquote(words[pos:]), **extra)
         last_dialogue = None
 
+    in_cast = False
     for raw in lines:
         raw = _MARKDOWN_BOLD.sub("", raw)  # "**Name:** words"
         s = raw.strip()
         if not s:
             flush()
-            prev_blank, block = True, False
+            prev_blank, block, in_cast = True, False, False
+            continue
+        if in_cast:
+            continue
+        if CAST_HEADER_RE.match(s):
+            flush()
+            in_cast = True  # `CAST:` then one name a line, up to a blank line
             continue
         if block and last_dialogue and _bracketed(s) is None:
             cue = match_cue(raw)
@@ -187,13 +234,23 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
                 out.act(inner)
             prev_blank = False
             continue
-        cue = match_cue(raw)
+        if SCREEN_HEADING_RE.match(s):
+            flush()  # `INT. CENTRAL PERK - DAY` inside a transcript: a new scene
+            scene_count += 1
+            out.unit = f"scene {scene_count}"
+            out.narrate(s)
+            prev_blank = False
+            continue
+        cue = match_cue(raw) or (kagi_cue(raw) if kagi else None)
         if cue:
             flush()
             name, words = cue
             out.result.cue_lines += 1
             if name.lower() in NARRATION_NAMES or name.rstrip("0123456789 ") in NARRATION_NAMES:
                 out.narrate(unquote(words))
+                out.result.covered_chars += len(name) + len(words)
+            elif name.lower() in SOUND_NAMES:
+                out.act(words)  # `SOUND: DOOR BANGS`, `MUSIC: THEME UP`: a direction
                 out.result.covered_chars += len(name) + len(words)
             else:
                 lead = re.match(r"^\[([^\]]*)\]\s*", words)  # NAME (aside): words
@@ -204,6 +261,11 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
                 elif lead:
                     out.act(lead.group(1))
                     words = words[lead.end() :]
+                else:
+                    lead = re.match(r"^[(\[]([^)\]]*)[)\]]\s*", words)  # `DRAKE: (OFF) Mrs. Hale?` (radio)
+                    if lead and EXTENSION_RE.match(lead.group(1)):
+                        extension = lead.group(1).strip()
+                        words = words[lead.end() :]
                 last_dialogue = (name, [words])
                 block = not words.strip()
             prev_blank = False

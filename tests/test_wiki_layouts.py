@@ -208,6 +208,46 @@ EXPECTED = [
         ('青木ミナ/名言 #3', 'dialogue', 'キョウ', 'はいはい、わかりましたよ。'),
         ('青木ミナ/名言 #4', 'dialogue', '長井ユキ', '……本は、読'),
     ]),
+    ('dialogue_tables_unclosed.html', [
+        ('At the table', 'dialogue', 'March Hare', 'Have some wine.'),
+        ('At the table', 'dialogue', 'Alice', "I don't see any"),
+        ('At the table', 'dialogue', 'March Hare', "There isn't any."),
+        ('At the table', 'dialogue', 'Alice', "Then it wasn't very"),
+        ('At the table', 'dialogue', 'Hatter', 'Your hair wants cutting.'),
+        ('The riddle', 'dialogue', 'Hatter', 'Why is a raven'),
+        ('The riddle', 'dialogue', 'Alice', 'I believe I can'),
+        ('The riddle', 'dialogue', 'March Hare', 'Do you mean that'),
+        ('The riddle', 'dialogue', 'Alice', 'Exactly so.'),
+    ]),
+    ('fandom_voice_unclosed.html', [
+        ('1', 'narration', None, 'Voice-over: Hello'),
+        ('1', 'dialogue', 'Alice', 'Curiouser and curiouser!'),
+        ('1', 'narration', None, 'Voice-over: Goodbye'),
+        ('1', 'dialogue', 'Alice', 'Who cares for you?'),
+        ('1', 'narration', None, 'Voice-over: Tears'),
+        ('1', 'dialogue', 'Alice', "I wish I hadn't"),
+    ]),
+    ('quote_table_character_episode.html', [
+        ('1', 'dialogue', 'Sherlock Holmes', 'You see, but you'),
+        ('2', 'dialogue', 'Sherlock Holmes', 'I am lost without'),
+        ('3', 'dialogue', 'Holmes', 'It is quite a'),
+        ('4', 'dialogue', 'Dr. Watson', 'I trust that I'),
+    ]),
+    ('quote_table_copied.txt', [
+        ('List of quotes #1', 'dialogue', 'Sherlock Holmes', 'You see, but you'),
+        ('List of quotes #2', 'dialogue', 'Sherlock Holmes', 'I am lost without'),
+        ('List of quotes #3', 'dialogue', 'Dr. Watson', 'I trust that I'),
+    ]),
+    ('fandom_voice_th_audio.html', [
+        ('Story', 'narration', None, 'Voice-over: Hello'),
+        ('Story', 'dialogue', 'Alice', 'Curiouser and curiouser! Now'),
+        ('Story', 'narration', None, 'Voice-over: Chat: Rabbit'),
+        ('Story', 'dialogue', 'Alice', "I wonder if I've"),
+        ('Story', 'narration', None, 'Voice-over: When It Rains'),
+        ('Story', 'dialogue', 'Alice', 'I shall be punished'),
+        ('Story', 'narration', None, 'Voice-over: Goodbye'),
+        ('Story', 'dialogue', 'Alice', "Well! I've often seen"),
+    ]),
 ]
 
 
@@ -301,3 +341,13 @@ def test_quote_marks_and_paragraphs_are_not_words():
     eps = [ln.extra.get("episode") for ln in extract_wiki(FIXTURES / "quotes_attribution_variants.txt", "w")]
     assert eps[6] == 'Season 1, Episode 1: "A Study in Scarlet"'  # inner title keeps both its marks
     assert eps[:4] == ["A Scandal in Bohemia", "A Scandal in Bohemia", "Season 2, Episode 5", "The Red-Headed League"]
+
+
+def test_quote_tables_keep_episode_and_dialogue_tables_their_speakers():
+    rows = extract_wiki(FIXTURES / "quote_table_character_episode.html", "w")
+    assert [ln.extra for ln in rows][2:] == [{"episode": "The Red-Headed League"}] * 2
+    assert len({ln.unit for ln in rows}) == len(rows)  # separate quotes never make one exchange
+    assert all(not ln.text.startswith('"') for ln in rows)
+    tea = extract_wiki(FIXTURES / "dialogue_tables_unclosed.html", "w")
+    assert all(ln.kind == "dialogue" and not ln.text.startswith("Voice-over") for ln in tea)
+    assert {ln.unit for ln in tea} == {"At the table", "The riddle"}  # a table is one exchange

@@ -173,8 +173,10 @@ class _Reader(HTMLParser):
             self.cell = None
             self.tables.append([])
         elif tag == "tr" and self.tables:
+            self._end_cell()
             self.tables[-1].append([])
         elif tag in ("td", "th") and self.tables:
+            self._end_cell()
             if not self.tables[-1]:
                 self.tables[-1].append([])
             self.cell, self.cell_attrs = [], (tag == "th", _span(a, "rowspan"), _span(a, "colspan"))
@@ -264,18 +266,11 @@ class _Reader(HTMLParser):
             if h:
                 self.page.blocks.append(("heading", (self.heading_level, h)))
         elif tag in ("td", "th") and self.tables and self.cell is not None:
-            text = "\n".join(clean(x) for x in "".join(self.cell).split("\n") if clean(x))
-            header, rowspan, colspan = self.cell_attrs
-            self.tables[-1][-1].append(Cell(header, text, rowspan, colspan))
-            self.cell = None
+            self._end_cell()
+        elif tag == "tr" and self.tables:
+            self._end_cell()
         elif tag == "table" and self.tables:
-            rows = expand_spans([r for r in self.tables.pop() if r])
-            self.cell, self.cell_attrs = self.nested_cell_stack.pop() if self.nested_cell_stack else (None, (False, 1, 1))
-            if self.tables:  # a nested table: its text goes into the enclosing cell
-                if self.cell is not None:
-                    self.cell.append("\n".join(" ".join(c.text for c in r) for r in rows))
-            elif rows:
-                self.page.blocks.append(("table", rows))
+            self._end_table()
         elif tag in _LIST_MARK and self.lists:
             self.lists.pop()
             self._newline()
@@ -296,6 +291,28 @@ class _Reader(HTMLParser):
                 if self.items and self.cell is None and not self.tables:
                     self.items.pop()
             self._newline()
+
+    def _end_cell(self) -> None:
+        """Close the open cell (also implied by the next <td>/<th>/<tr> or the table's end: HTML lets a page
+        leave </td> and </tr> out)."""
+        if self.cell is None or not self.tables:
+            return
+        text = "\n".join(clean(x) for x in "".join(self.cell).split("\n") if clean(x))
+        header, rowspan, colspan = self.cell_attrs
+        if not self.tables[-1]:
+            self.tables[-1].append([])
+        self.tables[-1][-1].append(Cell(header, text, rowspan, colspan))
+        self.cell = None
+
+    def _end_table(self) -> None:
+        self._end_cell()
+        rows = expand_spans([r for r in self.tables.pop() if r])
+        self.cell, self.cell_attrs = self.nested_cell_stack.pop() if self.nested_cell_stack else (None, (False, 1, 1))
+        if self.tables:  # a nested table: its text goes into the enclosing cell
+            if self.cell is not None:
+                self.cell.append("\n".join(" ".join(c.text for c in r) for r in rows))
+        elif rows:
+            self.page.blocks.append(("table", rows))
 
     def handle_data(self, data):
         if self.in_title:
@@ -320,6 +337,8 @@ class _Reader(HTMLParser):
 
     def close(self):
         super().close()
+        while self.tables:  # an unclosed table (a page cut short, or </table> left out)
+            self._end_table()
         self._flush_text()
 
 

@@ -146,6 +146,7 @@ class Quote:
     unit: str
     name: str | None = None
     extra: dict = field(default_factory=dict)
+    own_block: bool = False  # from a table of separate quotes: a unit of its own, not part of one exchange
 
 
 # -- markup ------------------------------------------------------------------------------------------------------
@@ -544,7 +545,9 @@ def parse_quote_text(
             flush()
             end_exchange()
             b = new_block()
-            for q in (tables or {}).get(it.text, []):
+            for n, q in enumerate((tables or {}).get(it.text, [])):
+                if q.own_block and n:
+                    b = new_block()
                 out.append(_Out(Quote(q.kind, q.text, unit, q.name, dict(q.extra)), b, cur_path()))
             continue
         s, depth = it.text, it.depth

@@ -248,6 +248,18 @@ EXPECTED = [
         ('Story', 'narration', None, 'Voice-over: Goodbye'),
         ('Story', 'dialogue', 'Alice', "Well! I've often seen"),
     ]),
+    ('fandom_voice_dl.html', [
+        ('Combat', 'narration', None, 'Voice-over: Skill 1'),
+        ('Combat', 'dialogue', 'Cheshire Cat', "We're all mad here."),
+        ('Combat', 'narration', None, 'Voice-over: Skill 2'),
+        ('Combat', 'dialogue', 'Cheshire Cat', 'You must be, or'),
+        ('Combat', 'narration', None, 'Voice-over: Defeated'),
+        ('Combat', 'dialogue', 'Cheshire Cat', 'I said pig, I'),
+        ('Idle', 'narration', None, 'Voice-over: Idle 1'),
+        ('Idle', 'dialogue', 'Cheshire Cat', 'How do you like'),
+        ('Idle', 'narration', None, 'Voice-over: Idle 2'),
+        ('Idle', 'dialogue', 'Cheshire Cat', 'It turned into a'),
+    ]),
 ]
 
 
@@ -318,6 +330,12 @@ def test_page_without_quotes_is_a_one_line_error():
     "<tr><td>English</td><td>An invented actress with a long name</td></tr></table></body></html>",
     "== Season 1 ==\n=== Pilot ===\n* [[Character list]]\n----\n",
     "Categories: Short story collections\nRetrieved from: somewhere\n",
+    # a glossary as a definition list on an ordinary page: not voice lines
+    "<html><head><title>Wonderland glossary</title></head><body><h1>Glossary</h1><dl>"
+    "<dt>Caucus-race</dt><dd>A race in which everyone runs in circles and everybody wins a prize.</dd>"
+    "<dt>Lobster Quadrille</dt><dd>A dance performed by the Gryphon and the Mock Turtle by the sea.</dd>"
+    "<dt>Treacle-well</dt><dd>A well full of treacle, in the story the Dormouse tells at the party.</dd>"
+    "</dl></body></html>",
 ])
 def test_furniture_only_pages_are_errors(tmp_path, page):
     p = tmp_path / "page.txt"

@@ -252,12 +252,24 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
             owner = name
     parts: list[str] = []
     tables: dict[str, list[Quote]] = {}
+    # 'Cheshire Cat/Voice Lines', 'Zhongli/Voice-Overs | ... | Fandom', '凉宫春日/语音'
+    voice_page = any(_TITLE_NOISE.search(re.split(r"\s+[|｜–—-]\s+", clean(t))[0]) for t in (page.h1, page.title) if t)
     for kind, block in page.blocks:
         if kind == "heading":
             level, h = block  # type: ignore[misc]
             parts.append(f"{'=' * level} {h} {'=' * level}")
         elif kind == "text":
             parts.append(str(block))
+        elif kind == "dl":  # <dt>title</dt><dd>line</dd> pairs: voice lines on a voice/quote page, or a dialogue
+            rows, txt = block  # type: ignore[misc]
+            found = []
+            if voice_page or _speakers_column(rows, 0):
+                found = _table_quotes(rows, speaker, path)
+            if found:
+                tables[str(len(tables))] = found
+                parts.append(f"\x00T{len(tables) - 1}")
+            else:
+                parts.append(txt)
         elif kind == "table":
             found = _table_quotes(block, speaker, path)  # type: ignore[arg-type]
             if found:

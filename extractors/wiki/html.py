@@ -11,7 +11,10 @@ blocks in document order:
   italics are kept as `''`; `<hr>` becomes a `----` separator line, the start/end of a top-level `<dl>` (one Wikiquote
   exchange) a soft separator line `\x00DL` (see `quotes.py`); paragraphs end with a blank line;
 - ("table", rows), each row a list of `Cell(header, text)`, with `rowspan`/`colspan` expanded
-  (a spanned cell is repeated, `Cell.origin` names the cell it copies).
+  (a spanned cell is repeated, `Cell.origin` names the cell it copies);
+- ("dl", (rows, text)) for a top-level `<dl>` of two or more `<dt>term</dt><dd>text</dd>` pairs: its
+  rows as a two-column table and its text as above (a voice-line list or a definition list: the
+  caller picks).
 
 Dropped: scripts, styles, audio/button widgets, footnote marks (`<sup>`), ruby readings, and
 page furniture found by tag or class/id (navigation, footer, infobox, table of contents,
@@ -115,11 +118,22 @@ class _Reader(HTMLParser):
         self.pending_mark: str | None = None  # list marker waiting for its item's first words
         self.blockquote = 0  # open <blockquote>s
         self.items: list[str] = []  # marks of the open list items (a <br> inside one continues it: `*:`)
+        self.dl: tuple[int, list[tuple[str, str]]] | None = None  # open top-level <dl>: text start, (dt/dd, text)s
+        self.dl_item: tuple[str, list[str]] | None = None  # the open <dt>/<dd> of it
+        self.dl_nested = False  # a list inside it: not a term/definition table
 
     # text outside tables
     def _flush_text(self) -> None:
+        if self.dl is not None:  # a heading or table inside an open <dl>: not a term/definition table
+            self.dl_nested = True
         txt = "".join(self.text)
         self.text = []
+        out = self._clean_lines(txt)
+        if out:
+            self.page.blocks.append(("text", out))
+
+    @staticmethod
+    def _clean_lines(txt: str) -> str:
         out: list[str] = []
         for ln in txt.split("\n"):
             s = clean(ln)
@@ -130,8 +144,7 @@ class _Reader(HTMLParser):
                 out.append(s)
         while out and out[-1] == "":
             out.pop()
-        if out:
-            self.page.blocks.append(("text", "\n".join(out)))
+        return "\n".join(out)
 
     def _skipped(self, tag: str, attrs: dict) -> bool:
         if tag == "footer" and self.blockquote:  # <blockquote>...<footer>— Name</footer>: the attribution
@@ -183,10 +196,15 @@ class _Reader(HTMLParser):
         elif tag in _LIST_MARK:
             if tag == "dl" and not self.lists and self.cell is None and not self.tables:
                 self._separator(SOFT_SEPARATOR)
+                self.dl = (len(self.text), [])
+            elif self.lists:
+                self.dl_nested = True
             self.lists.append(_LIST_MARK[tag])
             self._newline()
         elif tag in ("li", "dd", "dt"):
             self._newline()
+            if self.dl is not None and len(self.lists) == 1 and tag in ("dd", "dt") and self.cell is None:
+                self.dl_item = (tag, [])
             if self.cell is None and not self.tables:  # the marker is written with the item's first words
                 marks = "".join(self.lists) or ("*" if tag == "li" else ":")
                 self.pending_mark = marks[:-1] + ";" if tag == "dt" else marks
@@ -275,6 +293,7 @@ class _Reader(HTMLParser):
             self.lists.pop()
             self._newline()
             if tag == "dl" and not self.lists and self.cell is None and not self.tables:
+                self._end_dl()
                 self._separator(SOFT_SEPARATOR)
         elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
             self.text.append("''")
@@ -286,6 +305,9 @@ class _Reader(HTMLParser):
         elif tag in _PARA:
             self._newline(blank=True)
         elif tag in _BLOCK or tag in ("li", "dd", "dt"):
+            if tag in ("dd", "dt") and self.dl_item is not None and self.dl_item[0] == tag and self.dl is not None:
+                self.dl[1].append((tag, clean(" ".join("".join(self.dl_item[1]).split()))))
+                self.dl_item = None
             if tag in ("li", "dd", "dt"):
                 self.pending_mark = None
                 if self.items and self.cell is None and not self.tables:
@@ -314,6 +336,23 @@ class _Reader(HTMLParser):
         elif rows:
             self.page.blocks.append(("table", rows))
 
+    def _end_dl(self) -> None:
+        """A top-level <dl> of term/definition pairs (`<dt>Title</dt><dd>voice line</dd>`): besides its text,
+        offer it as a two-column table; `__init__` decides which reading the page wants."""
+        dl, nested = self.dl, self.dl_nested
+        self.dl, self.dl_item, self.dl_nested = None, None, False
+        if dl is None or nested:
+            return
+        start, items = dl
+        tags = [t for t, _ in items]
+        if len(items) < 4 or tags != ["dt", "dd"] * (len(items) // 2) or not all(x for _, x in items):
+            return
+        rows = [[Cell(True, items[i][1]), Cell(False, items[i + 1][1])] for i in range(0, len(items), 2)]
+        txt = "".join(self.text[start:])
+        del self.text[start:]
+        self._flush_text()
+        self.page.blocks.append(("dl", (expand_spans(rows), self._clean_lines(txt))))
+
     def handle_data(self, data):
         if self.in_title:
             self.page.title += data
@@ -328,6 +367,8 @@ class _Reader(HTMLParser):
         elif self.cell is not None:
             self.cell.append(data)
         elif not self.tables:
+            if self.dl_item is not None:
+                self.dl_item[1].append(data)
             if self.pending_mark is not None:
                 if not data.strip():
                     return

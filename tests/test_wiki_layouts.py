@@ -260,6 +260,20 @@ EXPECTED = [
         ('Idle', 'narration', None, 'Voice-over: Idle 2'),
         ('Idle', 'dialogue', 'Cheshire Cat', 'It turned into a'),
     ]),
+    ('de_wikiquote_zitate.wiki', [
+        ('Zitate #1', 'dialogue', 'Faust', 'Habe nun, ach! Philosophie,'),
+        ('Zitate #2', 'dialogue', 'Faust', 'Da steh ich nun,'),
+        ('Zitate #3', 'dialogue', 'Faust', 'Zwei Seelen wohnen, ach!'),
+        ('Zitate #4', 'dialogue', 'Mephistopheles', 'Ich bin der Geist,'),
+        ('Zitate #5', 'dialogue', 'Mephistopheles', 'Grau, teurer Freund, ist'),
+        ('Zitate über Faust', 'dialogue', 'Der Herr', 'Ein guter Mensch in'),
+    ]),
+    ('fr_wikiquote_copied.txt', [
+        ('Citations #1', 'dialogue', 'Cyrano', "C'est un roc !"),
+        ('Citations #2', 'dialogue', 'Valère', 'Il faut manger pour'),
+        ('Citations #3', 'dialogue', 'Cyrano', 'Un baiser, mais à'),
+        ('Citations #4', 'dialogue', 'Cyrano de Bergerac', 'Mon panache.'),
+    ]),
 ]
 
 

@@ -83,7 +83,9 @@ _TPL_TEXT = ("quotetext", "quote", "text", "1")
 _TPL_WHO = ("personquoted", "author", "sign", "speaker", "character", "source_person", "2")
 _TPL_SRC = ("quotesource", "source", "title", "work", "episode", "3")
 # sections of quotes by others or of doubtful quotes: never the page character's
-_ABOUT_RE = re.compile(r"\babout\b|\bon\s+\w+$|misattributed|disputed|attributed|关于|評價|评价|误传|存疑", re.IGNORECASE)
+_ABOUT_RE = re.compile(r"\babout\b|\büber\b|\bsur\b|à propos|\bon\s+\w+$|misattributed|disputed|attributed|关于|評價|评价|误传|存疑", re.IGNORECASE)
+SITE_TITLE_RE = re.compile(r"\A\s*[^\n]{1,80}?\s[-—–|]\s*(?:Wikiquote|Wikipedia|Wikiquote,[^\n]*|Wikipédia[^\n]*|"
+                           r"[^\n]{0,40}\bWiki(?:\s*\|\s*Fandom)?|Fandom|维基语录|維基語錄|萌娘百科[^\n]*)\s*$", re.M)
 _PARA_BREAK = "\x02"  # a paragraph break inside a pending quote
 TABLE_MARK_RE = re.compile(r"^\x00T(?P<n>\d+)$")
 
@@ -190,7 +192,8 @@ def strip_wikitext(text: str) -> str:
         if new == text:
             break
         text = new
-    text = re.sub(r"\[\[(?:File|Image|Category|Media|文件|檔案|图像|分类|分類):[^\]]*\]\]", "", text, flags=re.I)
+    text = re.sub(r"\[\[(?:File|Image|Category|Media|文件|檔案|图像|分类|分類|Kategorie|Datei|Bild|Catégorie|Fichier|"
+                  r"Categoría|Categoria|Archivo|Kategoria|Plik|Категория|Файл|カテゴリ|ファイル):[^\]]*\]\]", "", text, flags=re.I)
     text = re.sub(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", text)
     text = re.sub(r"\[(?:https?|ftp)://\S+\s+([^\]]+)\]", r"\1", text)
     text = re.sub(r"\[(?:https?|ftp)://\S+\]", "", text)
@@ -345,7 +348,10 @@ def inline_quote(s: str) -> re.Match | None:
 # page furniture that looks like a `Name: words` line
 _NOT_SPEAKERS = {"categories", "category", "hidden categories", "see also", "external links", "retrieved from",
                  "references", "notes", "note", "sources", "navigation", "tools", "languages", "links", "contents",
-                 "分类", "页面分类", "隐藏分类", "参考资料", "外部链接", "注释", "导航", "目录"}
+                 "分类", "页面分类", "隐藏分类", "参考资料", "外部链接", "注释", "导航", "目录",
+                 "kategorie", "kategorien", "versteckte kategorie", "weblinks", "siehe auch", "einzelnachweise", "quellen",
+                 "catégorie", "catégories", "catégories cachées", "voir aussi", "liens externes", "références",
+                 "categoría", "categorías", "categoria", "categorie", "カテゴリ"}
 
 
 def _is_cue(s: str) -> tuple[str, str] | None:
@@ -417,6 +423,8 @@ def parse_quote_text(
     speaker even when it does not look like one, and as the owner of a section named after it).
     """
     text = strip_wikitext(text)
+    # a copied page opens with the browser's title: 'Cyrano de Bergerac — Wikiquote, le recueil de citations libre'
+    text = SITE_TITLE_RE.sub("", text, count=1)
     wikitext_headings = bool(re.search(r"^\s*==[^=\n]+==\s*$", text, re.M))
     items = [_classify(raw, wikitext_headings) for raw in text.split("\n")]
     # a page that marks exchanges with ----/<hr> keeps an exchange together across blank lines and <dl>

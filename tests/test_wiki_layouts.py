@@ -274,6 +274,11 @@ EXPECTED = [
         ('Citations #3', 'dialogue', 'Cyrano', 'Un baiser, mais à'),
         ('Citations #4', 'dialogue', 'Cyrano de Bergerac', 'Mon panache.'),
     ]),
+    ('wikiquote_title_only_saved.html', [
+        ('Quotes #1', 'dialogue', 'Rosalind', 'Men have died from'),
+        ('Quotes #2', 'dialogue', 'Rosalind', 'Do you not know'),
+        ('Quotes #3', 'dialogue', 'Rosalind', 'Love is merely a'),
+    ]),
 ]
 
 
@@ -383,3 +388,18 @@ def test_quote_tables_keep_episode_and_dialogue_tables_their_speakers():
     tea = extract_wiki(FIXTURES / "dialogue_tables_unclosed.html", "w")
     assert all(ln.kind == "dialogue" and not ln.text.startswith("Voice-over") for ln in tea)
     assert {ln.unit for ln in tea} == {"At the table", "The riddle"}  # a table is one exchange
+
+
+def test_page_title_owns_quotes_only_when_the_lead_names_a_person(tmp_path):
+    page = (FIXTURES / "wikiquote_title_only_saved.html").read_text(encoding="utf-8")
+    assert {ln.name for ln in extract_wiki(FIXTURES / "wikiquote_title_only_saved.html", "w")} == {"Rosalind"}
+    # the same page about a work ('<b><i>As You Like It</i></b> is a comedy'): nobody owns the quotes
+    work = page.replace("Rosalind - Wikiquote", "As You Like It - Wikiquote").replace(
+        "<b>Rosalind</b> is the heroine of Shakespeare's comedy <i>As You Like It</i>",
+        "<b><i>As You Like It</i></b> is a comedy by Shakespeare")
+    p = tmp_path / "work.html"
+    p.write_text(work, encoding="utf-8")
+    with pytest.raises(InputError, match="no quotes found"):
+        extract_wiki(p, "w")
+    # --character names the owner whatever the page says
+    assert {ln.name for ln in extract_wiki(p, "w", character="Rosalind")} == {"Rosalind"}

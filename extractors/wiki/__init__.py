@@ -20,8 +20,9 @@ returns its lines:
 - the page's character (owner of voice tables) is `character` (an id or name; the CLI passes
   `--character`), else the page's `<h1>`, else its `<title>` ("Zhongli/Voice-Overs | Genshin
   Impact Wiki | Fandom" -> "Zhongli"). Unattributed quotes need more: `--character`, a configured
-  character, an `X/Quotes`-style title, or an `<h1>` that speaks elsewhere on the page (a title may
-  name a work). Tables with no known character are an error asking for `--character`.
+  character, an `X/Quotes`-style title, an `<h1>` that speaks elsewhere on the page (a title may
+  name a work), or a title/`<h1>` that the first paragraph names in bold, not in italics
+  (`<b>Rosalind</b> is the heroine…`; a work is `<b><i>As You Like It</i></b> is a comedy…`). Tables with no known character are an error asking for `--character`.
 
 Speakers are resolved through the `AliasResolver` (configured id, else a slug); `name` keeps the
 name as the page writes it; `evidence` is "script" (the page names the speaker explicitly).
@@ -249,6 +250,9 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
         name = page_character_from_title(t)
         if not owner and name and (is_character and is_character(name) or clean(t.split("|")[0]) != name
                                    and _TITLE_NOISE.search(re.split(r"\s+[|｜–—-]\s+|_", clean(t))[0])):
+            owner = name
+        # 'Rosalind - Wikiquote' whose first paragraph opens '<b>Rosalind</b> is...' (not '<b><i>Work</i></b> is')
+        if not owner and name and page.lead and name.lower() == page.lead.lower():
             owner = name
     parts: list[str] = []
     tables: dict[str, list[Quote]] = {}

@@ -62,6 +62,8 @@ class Cell:
 class Page:
     title: str = ""
     h1: str = ""
+    lead: str = ""  # the bold subject of the page's first paragraph ('<p><b>Rosalind</b> is the heroine...'),
+    # "" when it is in italics (a work: '<b><i>As You Like It</i></b> is a comedy')
     blocks: list[tuple[str, object]] = field(default_factory=list)
 
 
@@ -121,6 +123,11 @@ class _Reader(HTMLParser):
         self.dl: tuple[int, list[tuple[str, str]]] | None = None  # open top-level <dl>: text start, (dt/dd, text)s
         self.dl_item: tuple[str, list[str]] | None = None  # the open <dt>/<dd> of it
         self.dl_nested = False  # a list inside it: not a term/definition table
+        self.paras = 0  # <p>s seen
+        self.in_lead = False  # inside the first <p>, before the end of its first bold words
+        self.lead: list[str] | None = None
+        self.lead_italic = False
+        self.italic = 0
 
     # text outside tables
     def _flush_text(self) -> None:
@@ -213,9 +220,18 @@ class _Reader(HTMLParser):
             self._separator()
         elif tag in _PARA:
             self._newline(blank=True)
+            if self.paras == 0 and not self.lists and not self.tables and self.cell is None:
+                self.in_lead = True
+            self.paras += 1
+        elif tag in ("b", "strong") and self.in_lead and self.lead is None:
+            self.lead = []
+            self.lead_italic = self.italic > 0
         elif tag == "br":
             self._br()
         elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
+            self.italic += 1
+            if self.lead is not None and self.in_lead and not "".join(self.lead).strip():
+                self.lead_italic = True
             self._italic()
         elif tag == "q":
             self._write("“")
@@ -296,13 +312,17 @@ class _Reader(HTMLParser):
                 self._end_dl()
                 self._separator(SOFT_SEPARATOR)
         elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
+            self.italic = max(0, self.italic - 1)
             self.text.append("''")
+        elif tag in ("b", "strong") and self.in_lead and self.lead is not None:
+            self.in_lead = False  # only the first bold words of the first paragraph
         elif tag == "q":
             self._write("”")
         elif tag == "blockquote":
             self.blockquote = max(0, self.blockquote - 1)
             self._newline(blank=True)
         elif tag in _PARA:
+            self.in_lead = False
             self._newline(blank=True)
         elif tag in _BLOCK or tag in ("li", "dd", "dt"):
             if tag in ("dd", "dt") and self.dl_item is not None and self.dl_item[0] == tag and self.dl is not None:
@@ -369,6 +389,8 @@ class _Reader(HTMLParser):
         elif not self.tables:
             if self.dl_item is not None:
                 self.dl_item[1].append(data)
+            if self.in_lead and self.lead is not None:
+                self.lead.append(data)
             if self.pending_mark is not None:
                 if not data.strip():
                     return
@@ -388,6 +410,7 @@ def read_html(text: str) -> Page:
     r.feed(text)
     r.close()
     r.page.title, r.page.h1 = clean(r.page.title), clean(r.page.h1)
+    r.page.lead = "" if r.lead is None or r.lead_italic else clean("".join(r.lead))
     return r.page
 
 

@@ -87,6 +87,9 @@ _ABOUT_RE = re.compile(r"\babout\b|\büber\b|\bsur\b|à propos|\bon\s+\w+$|misat
 SITE_TITLE_RE = re.compile(r"\A\s*[^\n]{1,80}?\s[-—–|]\s*(?:Wikiquote|Wikipedia|Wikiquote,[^\n]*|Wikipédia[^\n]*|"
                            r"[^\n]{0,40}\bWiki(?:\s*\|\s*Fandom)?|Fandom|维基语录|維基語錄|萌娘百科[^\n]*)\s*$", re.M)
 _PARA_BREAK = "\x02"  # a paragraph break inside a pending quote
+# a section that holds the page character's quotes: a plain '* words' item in it is theirs
+_QUOTES_SECTION = re.compile(r"^(?:quotes?|quotations?|sourced|zitate|citations|citas|citazioni|台词|台詞|语录|語錄|名言|名台词|セリフ)$",
+                             re.IGNORECASE)
 TABLE_MARK_RE = re.compile(r"^\x00T(?P<n>\d+)$")
 
 
@@ -664,8 +667,8 @@ def _finish(out: list[_Out], base: str, page_character: str | None, is_character
             owner = next((speaker_heading(h) for h in reversed(o.owner_headings) if speaker_heading(h)), None)
             if owner:
                 o.quote.name = owner
-            elif page_owner and (o.quoted or "source" in o.quote.extra) and not any(
-                    _ABOUT_RE.search(h) for h in o.owner_headings):
+            elif page_owner and (o.quoted or "source" in o.quote.extra or _QUOTES_SECTION.match(o.owner_headings[-1])
+                                 ) and not any(_ABOUT_RE.search(h) for h in o.owner_headings):
                 o.quote.name = page_owner  # a character page: '* words' / '** ''Work'' (1887)' is theirs
             else:
                 continue

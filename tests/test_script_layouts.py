@@ -229,6 +229,16 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("春日", "阿虚，你来得正好！"), ("阿虚", "我每次都来得正好"), ("春日", "少废话。"), ("长门", "……"), ("阿虚", "长门，你也说句话啊。"),
         ("长门", "雨，会在六点十二分停。"), ("春日", "你看，连有希都支持我！"), ("阿虚", "她什么都没说吧。"),
     ], []),
+    "play_french_avare.txt": ("play", [
+        ("VALÈRE", "Hé quoi! charmante Élise"), ("ÉLISE", "Non, Valère"), ("VALÈRE", "Hé! que pouvez-vous craindre"),
+        ("ÉLISE", "Hélas! cent choses"), ("HARPAGON", "Hors d'ici tout à l'heure"), ("LA FLÈCHE", "Je n'ai jamais rien vu"),
+        ("HARPAGON", "Tu murmures"), ("LA FLÈCHE", "Pourquoi me chassez-vous?"), ("HARPAGON", "Ce coquin-là"),
+        ("HARPAGON", "Sors vite"),
+    ], ["à part", "bas", "Haut."]),
+    "play_spanish_vida_sueno.txt": ("play", [
+        ("ROSAURA", "Hipogrifo violento,"), ("CLARÍN", "Di dos, y no me dejes"), ("ROSAURA", "No quise darte parte"),
+        ("CLARÍN", "¡Tanto de tu parte era!"), ("CLARÍN", "¡Qué bien dice!"), ("SEGISMUNDO", "¡Ay mísero de mí"),
+    ], ["Aparte."]),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),
@@ -314,4 +324,15 @@ def test_second_round_colon_details():
     assert (tom.unit, lines[tom.index - 2].text) == ("scene 2", "INT. NINA'S APARTMENT - NIGHT")
     lines, _ = extract_script(FIXTURES / "colon_ja_name_kagikakko.txt", "w")
     assert [ln.kind for ln in lines].count("narration") == 4 and lines[0].unit == "第一章"
+
+
+def test_second_round_foreign_headings():
+    lines, _ = extract_script(FIXTURES / "play_french_avare.txt", "w")
+    units = list(dict.fromkeys(ln.unit for ln in lines))
+    assert units == ["ACTE PREMIER SCÈNE PREMIÈRE", "ACTE PREMIER SCÈNE III"]
+    assert "Harpagon, père de Cléante" not in " ".join(ln.text for ln in lines)  # PERSONNAGES list skipped
+    lines, _ = extract_script(FIXTURES / "play_spanish_vida_sueno.txt", "w")
+    assert [ln.unit for ln in lines][0] == "JORNADA PRIMERA ESCENA PRIMERA" and lines[-1].unit == "JORNADA PRIMERA ESCENA II"
+    assert lines[0].kind == "narration" and lines[0].text.startswith("Sale en lo alto de un monte ROSAURA")
+    assert not any("PERSONAS" in ln.text or "gracioso" in ln.text for ln in lines)
 

@@ -51,7 +51,9 @@ BARE_SCENE_RE = re.compile(r"^\s*(?:THE\s+)?(?:SCENE|Scene)\s*[.:]?\s*$")
 PART_RE = re.compile(r"^\s*(?P<n>PROLOGUE|EPILOGUE|INDUCTION|Prologue|Epilogue|Induction)\.?\s*$")
 CAST_RE = re.compile(
     r"^\s*(?:dramatis\s+person(?:ae|æ|\u00e6)|persons\s+represented|(?:the\s+)?persons\s+of\s+the\s+play|"
-    r"persons\s+in\s+the\s+play|(?:list\s+of\s+)?characters(?:\s+in\s+the\s+play)?|cast(?:\s+of\s+characters)?|the\s+persons|人物表?|登场人物)"
+    r"persons\s+in\s+the\s+play|(?:list\s+of\s+)?characters(?:\s+in\s+the\s+play)?|cast(?:\s+of\s+characters)?|the\s+persons|人物表?|登场人物|"
+    r"(?:the\s+)?names\s+of\s+the\s+actors|personnages|les\s+personnages|personen|die\s+personen|personas|personajes|"
+    r"interlocutores|personaggi|interlocutori|dramatis\s+personæ)"
     r"\s*[.:：]?\s*$",
     re.IGNORECASE,
 )
@@ -64,7 +66,7 @@ _CAPS_NAME = (r"(?:(?:MRS?|MMES?|MME|MLLE|MESSRS|MONS|DR|ST|M)\. ?)?[A-ZÀ-ÖØ-
 # `HELMER. words`, `HELMER (calls out). words` (Ibsen), `MAURYA [softly]. words` (Synge),
 # `NORA.--words`, `BERNARDO.` alone on its line
 CAPS_DOT_RE = re.compile(
-    rf"^ {{0,3}}(?P<name>{_CAPS_NAME})(?:\s*(?P<dir>\([^)]*\)|\[[^\]]*\]))?\s*\."
+    rf"^ {{0,3}}(?P<name>{_CAPS_NAME})(?:\s*(?P<dir>\([^)]*\)|\[[^\]]*\])|,\s*(?P<qual>[a-zà-ÿ_(][^.]{{0,40}}?))?\s*\."
     r"(?:(?:\s*(?:--|—)\s*|\s+)(?P<text>\S.*)|\s*)$"
 )
 # Shaw: `THE DAUGHTER [in the space between the pillars, close to the one` (no dot; the bracket may wrap)
@@ -122,6 +124,38 @@ def _valid_tab_name(name: str) -> bool:
     return not name.endswith((",", ";"))
 
 
+# French / German / Spanish / Italian / Latin (First Folio) headings: `ACTE PREMIER`, `SCÈNE III`, `ERSTER AUFZUG`,
+# `Zweiter Auftritt`, `JORNADA PRIMERA`, `ESCENA II`, `Actus Primus. Scoena Prima.`
+_F_ORD = (r"(?:[IVXLC]+|\d+|premi[eè]re?|deuxi[eè]me|seconde?|troisi[eè]me|quatri[eè]me|cinqui[eè]me|sixi[eè]me|"
+          r"septi[eè]me|huiti[eè]me|neuvi[eè]me|dixi[eè]me|derni[eè]re|unique|primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|"
+          r"quint[oa]|sext[oa]|[uú]ltim[oa]|[uú]nic[oa]|primo|secondo|terzo|quarto|primus|secundus|tertius|quartus|quintus|"
+          r"prima|secunda|tertia|erste[rs]?|zweite[rs]?|dritte[rs]?|vierte[rs]?|f[uü]nfte[rs]?|sechste[rs]?|siebe?n?te[rs]?|"
+          r"achte[rs]?|neunte[rs]?|zehnte[rs]?|elfte[rs]?|zw[oö]lfte[rs]?|\w+zehnte[rs]?|letzte[rs]?)")
+_F_ACT = r"(?:acte|acto|atto|akt|aufzug|jornada|actus|handlung)"
+_F_SCENE = r"(?:sc[eè]ne|escena|scena|szene|auftritt|scoena|sc[æa]ena|cuadro)"
+_F_PART = rf"(?:(?P<{{k}}kw>{{kw}})\s+(?P<{{k}}n>{_F_ORD})|(?P<{{k}}n2>{_F_ORD})\s+(?P<{{k}}kw2>{{kw}}))"
+FOREIGN_HEADING_RE = re.compile(
+    rf"^\s*(?:{_F_PART.format(k='a', kw=_F_ACT)}\.?\s*(?:[-–—,.:]+\s*)?)?"
+    rf"(?:{_F_PART.format(k='s', kw=_F_SCENE)}\.?)?(?P<rest>\s*(?:[-–—:.]+|$).*)$",
+    re.IGNORECASE,
+)
+
+
+def foreign_heading(s: str) -> tuple[str | None, str | None, str] | None:
+    """(act, scene, rest) for a non-English act/scene heading, else None."""
+    m = FOREIGN_HEADING_RE.match(s)
+    if not m or not (m.group("akw") or m.group("akw2") or m.group("skw") or m.group("skw2")):
+        return None
+    rest = clean(m.group("rest").lstrip(" -–—:."))
+    if len(rest) > 80 or (rest and not (s.strip().isupper() or re.match(r"^\s*[-–—:.]", m.group("rest")))):
+        return None  # `Scene prima of the comedy is ...`: a sentence
+    act = clean(s[m.start("akw") if m.group("akw") else m.start("an2"):m.end("an") if m.group("akw") else m.end("akw2")]) \
+        if (m.group("akw") or m.group("akw2")) else None
+    scene = clean(s[m.start("skw") if m.group("skw") else m.start("sn2"):m.end("sn") if m.group("skw") else m.end("skw2")]) \
+        if (m.group("skw") or m.group("skw2")) else None
+    return (act.upper() if act else None, scene.upper() if scene else None, rest)
+
+
 ZH_HEADING_RE = re.compile(r"^\s*(?P<n>第[一二三四五六七八九十百零〇\d]+)(?P<kind>[幕场場])\s*(?P<rest>.*)$")
 
 
@@ -129,7 +163,8 @@ def _is_heading(s: str) -> bool:
     return (bool(ACT_RE.match(s) and len(ACT_RE.match(s).group("rest")) < 80) or bool(SCENE_RE.match(s))
             or bool(PART_RE.match(s)) or bool(ORD_ACT_RE.match(s)) or bool(BARE_SCENE_RE.match(s))
             or bool("\t" not in s and SCENE_PLACE_RE.match(s))
-            or bool(ZH_HEADING_RE.match(s) and len(ZH_HEADING_RE.match(s).group("rest")) < 40))
+            or bool(ZH_HEADING_RE.match(s) and len(ZH_HEADING_RE.match(s).group("rest")) < 40)
+            or foreign_heading(s) is not None)
 
 
 _NOT_CAPS_FIRST = {"CHAPTER", "BOOK", "PART", "VOLUME", "PREFACE", "INTRODUCTION", "APPENDIX", "CONTENTS", "INDEX",
@@ -157,7 +192,7 @@ def _unmarkdown(lines: list[str]) -> list[str]:
 def _paren_is_direction(speech: str, m: re.Match) -> bool:
     """Ibsen's `(Puts the bag into her pocket.)` is a direction; Shakespeare's `(as I remember)` is not:
     a direction starts with a capital and opens the speech or follows a sentence end."""
-    inner = m.group(0)[1:-1].strip()
+    inner = m.group(0)[1:-1].strip().strip("_")
     before = speech[: m.start()].rstrip()
     return bool(inner) and inner[0].isupper() and (not before or before.endswith(_SENTENCE_END))
 
@@ -230,6 +265,8 @@ class _Cues:
             text = m.group("text") or ""
             if m.group("dir"):  # `HELMER (calls out). Is that...`: the direction, then the words
                 text = f"[{m.group('dir')[1:-1]}] {text}"
+            elif m.group("qual"):  # `LA FLÈCHE, à part.--words` (French/Spanish editions)
+                text = f"[{m.group('qual').strip('()')}] {text}"
             return clean(m.group("name")), text
         m = CAPS_BRACKET_RE.match(line)
         if m and _caps_name_ok(m.group("name"), line):
@@ -304,6 +341,7 @@ class _PlayParser:
         self.inline = len(cue_texts) >= 3 and sum(cue_texts) >= 0.8 * len(cue_texts)
         self.prev_blank = True
         self.awaiting_words = False
+        self.manner = False  # the last line was a short `(Haut.)` direction inside someone's speech
         first = next((ln for ln in self.lines if ln.strip()), "")
         self.title = "" if (_is_heading(first) or self.cues.match(first)) else clean(first)
         self.after_heading = False  # the previous line was a heading without a place
@@ -314,6 +352,8 @@ class _PlayParser:
             place = self.pending_place.strip()
             if place[:1] in "([" and place[-1:] in ")]":
                 place = place[1:-1]  # "(SCENE.--A room furnished comfortably...)"
+            if len(place) > 2 and place[0] == "_" and place[-1] == "_":
+                place = place[1:-1]  # `_Sale en lo alto de un monte ROSAURA..._` (Gutenberg italics)
             m = SCENE_PLACE_RE.match(place)
             self.out.narrate(m.group("place") if m else place)
             self.pending_place = None
@@ -428,6 +468,19 @@ class _PlayParser:
                 self.seen_structure, self.in_speech = True, False
                 self.after_heading = self.pending_place is None
                 continue
+            fh = foreign_heading(raw)
+            if fh:
+                self.flush()
+                f_act, f_scene, rest = fh
+                if f_act:
+                    self.act, self.scene = f_act, None
+                if f_scene:
+                    self.scene = f_scene
+                self.set_unit()
+                self.speaker, self.pending_place = None, rest or None
+                self.seen_structure, self.in_speech = True, False
+                self.after_heading = self.pending_place is None
+                continue
             if BARE_SCENE_RE.match(raw):
                 self.flush()
                 self.speaker, self.pending_place = None, None
@@ -463,6 +516,8 @@ class _PlayParser:
             if s.startswith("(") and s.endswith(")") and not self.in_speech:
                 self.flush()
                 self._act(s[1:-1])
+                # `(Haut.)` / `(Aparte.)` between two paragraphs of one speech: the next one is still words
+                self.manner = self.speaker is not None and len(s.split()) <= 3
                 continue
             cue = self.cues.match(raw)
             if cue:
@@ -495,8 +550,9 @@ class _PlayParser:
                     self.speaker = None
                 self.seen_structure, self.in_speech = True, False
                 continue
+            manner, self.manner = self.manner, False
             if self.inline and after_blank and raw[:1].strip() and self.speaker is not None and self.seen_structure \
-                    and not self.awaiting_words:
+                    and not self.awaiting_words and not manner:
                 self.flush()
                 buf = [s]
                 while i < n and self.lines[i].strip() and not self.cues.match(self.lines[i]) and not _is_heading(self.lines[i]):

@@ -279,6 +279,25 @@ EXPECTED = [
         ('Quotes #2', 'dialogue', 'Rosalind', 'Do you not know'),
         ('Quotes #3', 'dialogue', 'Rosalind', 'Love is merely a'),
     ]),
+    ('zh_quotes_gb18030.txt', [
+        ('林小雨/语录 #1', 'dialogue', '林小雨', '今天的风，好'),
+        ('林小雨/语录 #2', 'dialogue', '林小雨', '你们谁要是见'),
+        ('林小雨/语录 #3', 'dialogue', '阿远', '又来了……'),
+    ]),
+    ('quotes_utf16_bom.txt', [
+        ('Quotes #1', 'dialogue', 'Sherlock Holmes', 'You see, but you'),
+        ('Quotes #2', 'dialogue', 'Sherlock Holmes', 'I am lost without'),
+        ('Quotes #3', 'dialogue', 'Dr. Watson', 'Indeed, I should have'),
+    ]),
+    ('zh_meta_gbk.html', [
+        ('台词 #1', 'dialogue', '林小雨', '今天的风，好'),
+        ('台词 #2', 'dialogue', '林小雨', '社团活动，现'),
+        ('台词 #3', 'dialogue', '阿远', '又来了……'),
+    ]),
+    ('ja_meta_shift_jis.html', [
+        ('1', 'dialogue', '青木ミナ', '明日こそ、絶'),
+        ('2', 'dialogue', 'キョウ', 'はいはい、わかりましたよ。'),
+    ]),
 ]
 
 

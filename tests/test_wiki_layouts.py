@@ -422,3 +422,20 @@ def test_page_title_owns_quotes_only_when_the_lead_names_a_person(tmp_path):
         extract_wiki(p, "w")
     # --character names the owner whatever the page says
     assert {ln.name for ln in extract_wiki(p, "w", character="Rosalind")} == {"Rosalind"}
+
+
+def test_page_filled_in_by_javascript_says_so(tmp_path):
+    p = tmp_path / "app.html"
+    p.write_text('<html><head><title>Quotes app</title><script>window.__DATA__ = {"quotes": [{"text": '
+                 '"You see, but you do not observe.", "by": "Sherlock Holmes"}]};</script></head>'
+                 '<body><div id="root"></div><noscript>Enable JavaScript.</noscript></body></html>', encoding="utf-8")
+    with pytest.raises(InputError, match="no quotes found: the page has almost no text outside <script>") as e:
+        extract_wiki(p, "w")
+    assert "\n" not in str(e.value)
+
+
+def test_one_quote_is_a_page(tmp_path):
+    """Decision: a single attributed quote is still a quote, not an error."""
+    p = tmp_path / "one.txt"
+    p.write_text('"We\'re all mad here." — Cheshire Cat\n', encoding="utf-8")
+    assert summary(extract_wiki(p, "w")) == [("1", "dialogue", "Cheshire Cat", "We're all mad here.")]

@@ -332,6 +332,13 @@ def extract_wiki(
     text = read_page(path, encoding)
     quotes = parse_wiki_text(text, character, path, resolver)
     if not any(q.kind == "dialogue" for q in quotes):
+        if looks_like_html(text) and re.search(r"<script\b", text, re.I):
+            page = read_html(text)
+            shown = " ".join(str(b) for k, b in page.blocks if k == "text") + " ".join(page.h1.split())
+            if len(shown.strip()) < 80:  # decision: quotes inside <script> data are not read (any shape, not the page)
+                raise InputError(
+                    "no quotes found: the page has almost no text outside <script> (a page filled in by JavaScript); "
+                    "save it from the browser after it has loaded, or copy its text", path)
         raise InputError(
             "no quotes found: expected '\"quote\" — Character', a quote followed by '-- Character, \"Episode\"' "
             "or by a nested '** Character' item, 'Name: words' lines, or a voice-line table (title cell + text cell)",

@@ -239,6 +239,20 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("ROSAURA", "Hipogrifo violento,"), ("CLARÍN", "Di dos, y no me dejes"), ("ROSAURA", "No quise darte parte"),
         ("CLARÍN", "¡Tanto de tu parte era!"), ("CLARÍN", "¡Qué bien dice!"), ("SEGISMUNDO", "¡Ay mísero de mí"),
     ], ["Aparte."]),
+    "play_german_minna.txt": ("play", [
+        ("Just", "Schurke von einem Wirte!"), ("Just", "He da! schon wieder?"), ("Der Wirt", "Guten Morgen, Herr Just"),
+        ("Just", "Sage Er, was Er will."), ("Der Wirt", "Ich sage nichts als"), ("Just", "Großen Dank!"),
+        ("Der Wirt", "Man ist verdrießlich"),
+    ], ["sitzet in einem Winkel, schlummert und redet im Traume", "Er holt aus und erwacht durch die Bewegung.", "Er geht ab."]),
+    "play_folio_hamlet.txt": ("play", [
+        ("Barnardo", "Who's there?"), ("Fran", "Nay answer me"), ("Bar", "Long liue the King"), ("Fran", "Barnardo?"),
+        ("Bar", "He"), ("Fran", "You come most carefully"), ("Bar", "'Tis now strook twelue"),
+        ("Fran", "For this releefe much thankes: 'Tis bitter cold, And I am sicke at heart"), ("Barn", "Haue you had quiet Guard?"),
+        ("Fran", "Not a Mouse stirring"), ("Barn", "Well, goodnight. If you do meet Horatio and Marcellus, the Riuals"),
+        ("Fran", "I thinke I heare them."), ("Hor", "Friends to this ground"), ("Mar", "And Leige-men to the Dane"),
+        ("Fran", "Giue you good night"), ("Mar", "O farwel honest Soldier"), ("Fra", "Barnardo ha's my place"),
+        ("Mar", "Holla Barnardo"),
+    ], ["Enter Barnardo and Francisco two Centinels.", "Enter Horatio and Marcellus.", "Exit Fran."]),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),
@@ -335,4 +349,20 @@ def test_second_round_foreign_headings():
     assert [ln.unit for ln in lines][0] == "JORNADA PRIMERA ESCENA PRIMERA" and lines[-1].unit == "JORNADA PRIMERA ESCENA II"
     assert lines[0].kind == "narration" and lines[0].text.startswith("Sale en lo alto de un monte ROSAURA")
     assert not any("PERSONAS" in ln.text or "gracioso" in ln.text for ln in lines)
+
+
+def test_second_round_cast_list_names_and_folio_indents():
+    """Mixed-case cues known from the cast list (`Just.`, `Fra.` for Francisco) and, with no cast
+    list, from the indents where recurring cues stand (`  Hor.` between `   Mar.` lines)."""
+    from extractors.script import parse_text
+
+    lines, _ = extract_script(FIXTURES / "play_german_minna.txt", "w")
+    assert [(ln.kind, ln.text) for ln in lines if ln.text.startswith("Der Wirt. Just")] == [("narration", "Der Wirt. Just.")]
+    assert lines[0].unit == "ERSTER AUFZUG ERSTER AUFTRITT" and lines[-1].unit == "ERSTER AUFZUG ZWEITER AUFTRITT"
+    text = (FIXTURES / "play_folio_hamlet.txt").read_text(encoding="utf-8")
+    no_cast = text[: text.index("The Names")] + text[text.index("Actus Primus") :]
+    result, fmt = parse_text(no_cast)
+    cues = [e.cue for e in result.dialogue]
+    assert fmt == "play" and "Hor" in cues and cues[0] == "Barnardo"
+    assert result.events[0].unit == "ACTUS PRIMUS SCOENA PRIMA"
 

@@ -84,6 +84,8 @@ _MD_QUOTE = re.compile(r"^\s{0,3}>\s?")
 _MD_BOLD = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 _RULE = re.compile(r"^\s*(?:={3,}|-{3,}|\*{3,}|_{3,})\s*$")
 MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
+# `Just (sitzet in einem Winkel, schlummert). Schurke...` (German editions): a known mixed-case name, a direction
+MIXED_DIR_RE = re.compile(r"^ {0,3}(?P<name>[A-ZÀ-Þ][a-zà-ÿ'’]{1,11}(?: [A-ZÀ-Þ][a-zà-ÿ'’]{1,11})?)\s*(?P<dir>\([^)]*\)|\[[^\]]*\])\.?\s+(?P<text>\S.*)$")
 # `Celia.` alone on its line, the speech below
 MIXED_ALONE_RE = re.compile(r"^ {0,40}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s*$")
 INLINE_DIR_RE = re.compile(r"\[[^\]]*\]|（[^）]*）|\([^)]*\)")
@@ -197,6 +199,25 @@ def _paren_is_direction(speech: str, m: re.Match) -> bool:
     return bool(inner) and inner[0].isupper() and (not before or before.endswith(_SENTENCE_END))
 
 
+def cast_names(lines: list[str]) -> tuple[set[str], set[str]]:
+    """Names listed under a DRAMATIS PERSONAE / Personen / The Names of the Actors heading: (the
+    leading name of each entry, every capitalised word of the list, for abbreviations like `Fra.`)."""
+    start = next((i for i, ln in enumerate(lines) if CAST_RE.match(ln)), None)
+    if start is None:
+        return set(), set()
+    names: set[str] = set()
+    words: set[str] = set()
+    for ln in lines[start + 1 : start + 60]:
+        s = ln.strip()
+        if s and (_is_heading(ln) or s.startswith("[") or DIRECTION_RE.match(s)):
+            break
+        lead = re.split(r"[,.;:(\t]|--|—", s)[0].strip()
+        if lead and lead[0].isupper() and len(lead.split()) <= 4:
+            names.add(lead)
+        words |= set(re.findall(r"\b[A-ZÀ-Þ][a-zà-ÿ'’]{2,}", s))
+    return names, words
+
+
 class _Cues:
     """Decide whether a line opens a speech; returns (cue, text after the cue) or None."""
 
@@ -204,12 +225,15 @@ class _Cues:
         self.resolver = resolver
         counts: Counter[str] = Counter()
         indents: Counter[str] = Counter()
+        line_indents: list[tuple[str, int]] = []
         for ln in lines:
             m = MIXED_DOT_RE.match(ln)
             if m and m.group("name").lower() not in _NOT_CUES:
                 counts[m.group("name")] += 1
                 indents[m.group("name")] = len(ln) - len(ln.lstrip(" "))
+                line_indents.append((m.group("name"), indents[m.group("name")]))
         self.frequent_mixed = {n for n, c in counts.items() if c >= 3}
+        self.cast, self.cast_words = cast_names(lines)
         # abbreviated-cue layout ("  Orl. words"): once known cues (recurring, or listed as
         # aliases) fill 3+ lines at one indent, rarer names at that indent are cues too
         # ("  Adam. Yonder comes..."); at indent 0 two distinct known cues are needed
@@ -222,6 +246,10 @@ class _Cues:
             indent, lines_at = common.most_common(1)[0]
             if lines_at >= 3 and (indent > 0 or sum(1 for n in known if indents[n] == indent) >= 2):
                 self.cue_indent = indent
+        # First Folio texts on Gutenberg indent cues by 2 or 3 spaces at random: every indent > 0
+        # where known cues fill 3+ lines counts ("  Hor. Friends..." after "   Mar. ...")
+        per_line = Counter(ind for n, ind in line_indents if n in known and ind > 0)
+        self.cue_indents = {ind for ind, c in per_line.items() if c >= 3}
         # names alone on their line with the speech right below: `Celia.` or `BERNARDO` (no dot).
         # Accepted as a layout when such lines recur (3+), after a blank line and before words.
         mixed_alone: Counter[str] = Counter()
@@ -294,10 +322,29 @@ class _Cues:
             if (
                 name in self.frequent_mixed
                 or (self.cue_indent is not None and indent == self.cue_indent)
+                or indent in self.cue_indents
                 or (self.resolver and self.resolver.resolve(name))
+                or self.in_cast(name)
             ):
                 return name, m.group("text") or ""
+        m = MIXED_DIR_RE.match(line)
+        if m and m.group("name").lower() not in _NOT_CUES and (
+                m.group("name") in self.frequent_mixed or self.in_cast(m.group("name"))
+                or (self.resolver and self.resolver.resolve(m.group("name")))):
+            return m.group("name"), f"[{m.group('dir')[1:-1]}] {m.group('text')}"
         return None
+
+    def is_name_list(self, s: str) -> bool:
+        """`Der Wirt. Just.` / `VALÈRE, ÉLISE.` under a scene heading: who is on stage, not a speech."""
+        parts = [p.strip() for p in re.split(r"[,.;]|\s+(?:und|et|y|and|e)\s+", s.strip().strip("_")) if p.strip()]
+        return len(parts) >= 2 and all(
+            p in self.cast or p in self.frequent_mixed or re.fullmatch(_CAPS_NAME, p) or self.in_cast(p) for p in parts)
+
+    def in_cast(self, name: str) -> bool:
+        """`Just` listed in the Personen; `Fra`/`Hor` abbreviating a listed `Francisco`/`Horatio`."""
+        if name in self.cast:
+            return True
+        return len(name) >= 3 and " " not in name and any(w.startswith(name) and w != name for w in self.cast_words)
 
 
 def _skip_range(lines: list[str], cues: _Cues) -> tuple[int, int]:
@@ -404,6 +451,9 @@ class _PlayParser:
                 continue
             if self.after_heading:
                 self.after_heading = False
+                if self.cues.is_name_list(s):
+                    self.pending_place = s  # `Der Wirt. Just.`: the persons of the scene
+                    continue
                 if not self.cues.match(raw) and not _is_heading(raw) and not s.startswith("[") and not DIRECTION_RE.match(s):
                     # "ACT I. SCENE I." then the place (a line or a paragraph) below it
                     buf = [s]

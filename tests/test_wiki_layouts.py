@@ -298,6 +298,26 @@ EXPECTED = [
         ('1', 'dialogue', '青木ミナ', '明日こそ、絶'),
         ('2', 'dialogue', 'キョウ', 'はいはい、わかりましたよ。'),
     ]),
+    ('quotes_tail_and_name_first.txt', [
+        ('1', 'dialogue', 'Jaques', "All the world's a"),
+        ('2', 'dialogue', 'Jaques', 'A fool, a fool!'),
+        ('3', 'dialogue', 'Duke Senior', 'Sweet are the uses'),
+        ('4', 'dialogue', 'Rosalind', 'I had rather have'),
+        ('5', 'dialogue', 'Alice', 'Curiouser and curiouser!'),
+        ('6', 'dialogue', 'Cheshire Cat', "We're all mad here."),
+    ]),
+    ('wikiquote_italic_quotes.wiki', [
+        ('Quotes #1', 'dialogue', 'Alice', 'Curiouser and curiouser!'),
+        ('Quotes #2', 'dialogue', 'Cheshire Cat', "We're all mad here."),
+        ('Quotes #3', 'dialogue', 'Queen of Hearts', 'Off with her head!'),
+    ]),
+    ('wikiquote_bare_quote_bar.html', [
+        ('A Scandal in Bohemia #1', 'dialogue', 'Holmes', 'You see, but you'),
+        ('A Scandal in Bohemia #2', 'narration', None, 'To Sherlock Holmes she'),
+        ('A Scandal in Bohemia #3', 'dialogue', 'Sherlock Holmes', 'I am lost without'),
+        ('Dialogue', 'dialogue', 'Holmes', 'You have been in'),
+        ('Dialogue', 'dialogue', 'Watson', 'How on earth did'),
+    ]),
 ]
 
 

@@ -51,6 +51,14 @@ _DASH = r"(?:—+|―+|–|--+|~|－－|\u2e3a|\u2e3b)"
 INLINE_RE = re.compile(rf"^(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)\s*{_DASH}\s*(?P<who>\S.*)$")
 # '"quote" - Name': a lone hyphen between spaces, only after a whole quoted text
 HYPHEN_INLINE_RE = re.compile(rf"^(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)\s+-\s+(?P<who>\S.*)$")
+# "''Curiouser and curiouser!'' — Alice": a quote in italics (wikitext, or <i> in HTML)
+ITALIC_INLINE_RE = re.compile(rf"^''(?!')(?P<quote>[^']+(?:'(?!')[^']*)*)''\s*{_DASH}\s*(?P<who>\S.*)$")
+# 'Alice — "Curiouser and curiouser!"': the speaker first
+NAME_FIRST_RE = re.compile(rf"^(?P<who>[^{_OPEN}:：]{{1,40}}?)\s*(?:{_DASH}|-)\s*(?P<quote>[{_OPEN}].+[{_CLOSE}][.!?。！？]?)$")
+# 'I am lost without my Boswell. ― Sherlock Holmes': no quote marks, a dash after the sentence's end
+BARE_INLINE_RE = re.compile(r"^(?P<quote>[^\s―—].*?[.!?…])\s*(?:―+|—)\s*(?P<who>[^\s―—.,;:][^.!?]{0,60})$")
+# the last line of a quote over several lines, with its attribution: 'And all ... players." — Jaques'
+TAIL_INLINE_RE = re.compile(rf"^(?P<quote>.*[{_CLOSE}][.!?。！？]?)\s*{_DASH}\s*(?P<who>\S.*)$")
 # a numbered list of quotes: '1. "quote" — Name', '2) “quote” – Name'
 NUMBERED_RE = re.compile(rf"^\d{{1,3}}[.)]\s+(?=[{_OPEN}])")
 ATTRIB_RE = re.compile(rf"^{_DASH}\s*(?P<who>\S.*)$")
@@ -339,13 +347,26 @@ def _quoted(s: str) -> bool:
     return len(s) >= 2 and s[0] in _OPEN and unquote(s) != s
 
 
-def inline_quote(s: str) -> re.Match | None:
-    """'"quote" — Name' on one line (any dash; a lone hyphen only after a whole quoted text)."""
-    m = INLINE_RE.match(s)
-    if m:
-        return m
-    m = HYPHEN_INLINE_RE.match(s)
-    return m if m and _quoted(m.group("quote")) else None
+def inline_quote(s: str, raw: str | None = None) -> dict | None:
+    """{'quote', 'who'} of a quote and its speaker on one line: '"quote" — Name' (any dash; a lone hyphen
+    only after a whole quoted text), "''quote in italics'' — Name" (`raw`: the line with its '' marks),
+    'Name — "quote"', and 'Unquoted words. ― Name' (a Fandom quote bar or em dash after a sentence end,
+    a name-like speaker only)."""
+    for rx in (INLINE_RE, HYPHEN_INLINE_RE):
+        m = rx.match(s)
+        if m and (rx is INLINE_RE or _quoted(m.group("quote"))):
+            return m.groupdict()
+    if raw is not None:
+        m = ITALIC_INLINE_RE.match(raw.strip())
+        if m:
+            return {"quote": _no_marks(m.group("quote")), "who": m.group("who")}
+    m = NAME_FIRST_RE.match(s)
+    if m and _quoted(m.group("quote")) and _looks_like_name(m.group("who").strip()):
+        return m.groupdict()
+    m = BARE_INLINE_RE.match(s)
+    if m and _looks_like_name(split_attribution(m.group("who"))[0]):
+        return m.groupdict()
+    return None
 
 
 # page furniture that looks like a `Name: words` line
@@ -372,7 +393,7 @@ def _soft_heading_candidate(it: _Item) -> bool:
         return False
     s = _no_marks(it.text)
     return (0 < len(s) <= 80 and s[0] not in _OPEN and not re.search(r"[.!?,;:。！？，；：…\"”」』'’)\]]$", s)
-            and not _is_cue(s) and not ATTRIB_RE.match(s) and not inline_quote(s) and not DIRECTION_LINE_RE.match(s))
+            and not _is_cue(s) and not ATTRIB_RE.match(s) and not inline_quote(s, it.text) and not TAIL_INLINE_RE.match(s) and not DIRECTION_LINE_RE.match(s))
 
 
 def _mark_soft_headings(items: list[_Item]) -> None:
@@ -385,7 +406,7 @@ def _mark_soft_headings(items: list[_Item]) -> None:
             s = _no_marks(nxt.text) if nxt.kind == "line" else ""
             follows = (
                 nxt.kind in ("heading", "sep", "table")
-                or nxt.kind == "line" and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(inline_quote(s)))
+                or nxt.kind == "line" and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(inline_quote(s, nxt.text)))
             )
             if follows and not (nxt.kind == "line" and (ATTRIB_RE.match(s) or HYPHEN_ATTRIB_RE.match(s))):
                 it.kind, it.text, it.level = "heading", clean(_no_marks(it.text)), 0
@@ -571,13 +592,21 @@ def parse_quote_text(
         if pending and depth > pending_depth and pending_depth > 0:
             flush(parse_attribution(s, is_character))
             continue
-        m = inline_quote(plain)
+        m = TAIL_INLINE_RE.match(plain) if pending and depth == pending_depth and quote_open() else None
         if m:
             att = parse_attribution(m.group("who"), is_character)
             if att.name or att.narrating:
+                pending.append(m.group("quote"))
+                flush(att)
+                end_exchange()
+                continue
+        iq = inline_quote(plain, s)
+        if iq:
+            att = parse_attribution(iq["who"], is_character)
+            if att.name or att.narrating:
                 flush()
                 end_exchange()
-                pending = [m.group("quote")]
+                pending = [iq["quote"]]
                 flush(att)
                 continue
         m = ATTRIB_RE.match(plain) or (HYPHEN_ATTRIB_RE.match(plain) if pending else None)

@@ -253,6 +253,29 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("Fran", "Giue you good night"), ("Mar", "O farwel honest Soldier"), ("Fra", "Barnardo ha's my place"),
         ("Mar", "Holla Barnardo"),
     ], ["Enter Barnardo and Francisco two Centinels.", "Enter Horatio and Marcellus.", "Exit Fran."]),
+    "play_greek_murray_margin.txt": ("play", [
+        ("NURSE", "Would God no Argo e'er had winged the seas To Colchis"), ("ATTENDANT", "Thou ancient treasure"),
+        ("NURSE", "Old man, good guide of Jason's little ones, A good slave"), ("MEDEA", "Oh, shame and pain"),
+        ("NURSE", "Children, ye hear it!"), ("CHORUS", "I heard a voice and a moaning, A voice of the eastern seas."),
+        ("LEADER", "Thou hast heard her, Nurse?"),
+    ], ["The ATTENDANT comes from the house with the two children.", "within", "Strophe."]),
+    "play_greek_jebb_antigone.txt": ("play", [
+        ("ANTIGONE", "Ismene, sister, mine own dear sister"), ("ISMENE", "To me, Antigone"), ("ANTIGONE", "I knew it well"),
+        ("ISMENE", "What is it?"), ("CHORUS", "Beam of the sun"), ("CHORUS", "He stood above our dwellings"),
+        ("LEADER OF THE CHORUS", "But lo, the king"), ("CREON", "Sirs, the vessel of our State"),
+    ], ["Exeunt ANTIGONE and ISMENE.", "Strophe 1", "Antistrophe 1"]),
+    "play_formfeed_nbsp_crlf.txt": ("play", [
+        ("HOST", "Snow again."), ("MAID", "Somebody does, sir."), ("STRANGER", "Is there a room?"),
+        ("HOST", "There is a room, and a fire, and a bottle, for those who can pay."), ("STRANGER", "I can pay."),
+        ("MAID", "Gold!"), ("HOST", "I saw."),
+    ], ["The door opens. A STRANGER enters, shaking snow from his cloak.", "He puts a coin on the table.", "aside"]),
+    "play_tab_twelfth_night.txt": ("play", [
+        ("DUKE ORSINO", "If music be the food of love, play on; Give me excess"), ("CURIO", "Will you go hunt"),
+        ("DUKE ORSINO", "What, Curio?"), ("CURIO", "The hart."), ("DUKE ORSINO", "Why, so I do"),
+        ("DUKE ORSINO", "How now! what news from her?"), ("VALENTINE", "So please my lord"),
+        ("DUKE ORSINO", "Away before me"), ("VIOLA", "What country, friends, is this?"), ("Captain", "This is Illyria, lady."),
+    ], ["Enter DUKE ORSINO, CURIO, and other Lords; Musicians attending", "Enter VALENTINE",
+        "Exeunt, the musicians playing softly", "Enter VIOLA, a Captain, and Sailors"]),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),
@@ -365,4 +388,11 @@ def test_second_round_cast_list_names_and_folio_indents():
     cues = [e.cue for e in result.dialogue]
     assert fmt == "play" and "Hor" in cues and cues[0] == "Barnardo"
     assert result.events[0].unit == "ACTUS PRIMUS SCOENA PRIMA"
+
+
+def test_second_round_verse_numbers_are_not_words():
+    lines, _ = extract_script(FIXTURES / "play_greek_murray_margin.txt", "w")
+    assert not any(re.search(r"\d", ln.text) for ln in lines if ln.kind == "dialogue")
+    lines, _ = extract_script(FIXTURES / "play_formfeed_nbsp_crlf.txt", "w")
+    assert not any("\f" in ln.text or "\u00a0" in ln.text or "\r" in ln.text for ln in lines)
 

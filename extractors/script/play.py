@@ -86,12 +86,17 @@ _RULE = re.compile(r"^\s*(?:={3,}|-{3,}|\*{3,}|_{3,})\s*$")
 MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
 # `Just (sitzet in einem Winkel, schlummert). Schurke...` (German editions): a known mixed-case name, a direction
 MIXED_DIR_RE = re.compile(r"^ {0,3}(?P<name>[A-ZÀ-Þ][a-zà-ÿ'’]{1,11}(?: [A-ZÀ-Þ][a-zà-ÿ'’]{1,11})?)\s*(?P<dir>\([^)]*\)|\[[^\]]*\])\.?\s+(?P<text>\S.*)$")
+# verse line numbers in the right margin (Murray, Jebb): `       The axe-wound, nor the heroes in her red          5`
+VERSE_NUMBER_RE = re.compile(r"(?<=\S)\s{6,}\d{1,4}\s*$")
+# `    MEDEA (_within_).` indented, a direction, alone on its line (Murray's Euripides)
+CAPS_DIR_INDENTED_RE = re.compile(rf"^ {{4,12}}(?P<name>{_CAPS_NAME})\s*(?P<dir>\([^)]*\)|\[[^\]]*\])\s*\.\s*$")
 # `Celia.` alone on its line, the speech below
 MIXED_ALONE_RE = re.compile(r"^ {0,40}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s*$")
 INLINE_DIR_RE = re.compile(r"\[[^\]]*\]|（[^）]*）|\([^)]*\)")
 # right-aligned exits after a speech line: "Give you good night.                  Exit."
 TRAILING_EXIT_RE = re.compile(
-    r"^(?P<head>.*\S)\s{6,}(?P<dir>_?(?:Exit|Exeunt|Exit\s+\w+|Dies|Dying|Falls|Sleeps|Kneels|Sings|Manet|Manent)\b[^\[\]]{0,60})$"
+    r"^(?P<head>.*\S)\s{6,}(?P<dir>_?(?:Exit|Exeunt|Exit\s+\w+|Dies|Dying|Falls|Sleeps|Kneels|Sings|Manet|Manent|"
+    r"Strophe|Antistrophe|Epode|Mesode)\b[^\[\]]{0,60})$"
 )
 _SCREEN_HEADING_RE = re.compile(r"^\s*(?:\d+[A-Z]?\.?\s+)?(?:INT|EXT|INT\./EXT|I/E)\.\s", re.MULTILINE)
 _SENTENCE_END = tuple(".!?;:—-…。！？")
@@ -99,7 +104,7 @@ _SENTENCE_END = tuple(".!?;:—-…。！？")
 _CLEARS_SPEAKER = re.compile(r"^\W*(?:Exeunt\b|Exit\W*$)")
 DIRECTION_RE = re.compile(
     r"^\s*_?\s*(?:Enter|Re-enter|Reenter|Exit|Exeunt|Manet|Manent|Flourish|Sennet|Alarum|Alarums|Trumpets?|"
-    r"Music|Thunder|Hautboys|Horns?|Noise|Dies|Dance|Retreat|Excursions)\b"
+    r"Music|Thunder|Hautboys|Horns?|Noise|Dies|Dance|Retreat|Excursions|Strophe|Antistrophe|Epode|Mesode)\b"
 )
 # Words that begin sentences: never cues in their mixed-case `Word.` form.
 _NOT_CUES = {
@@ -283,7 +288,10 @@ class _Cues:
         if "\t" in line:
             m = TAB_CUE_RE.match(line)
             if m and _valid_tab_name(m.group("name")):
-                return clean(m.group("name")), m.group("text")
+                name = clean(m.group("name"))
+                if name.endswith(".") and name[:-1].isupper() and sum(ch.isalpha() for ch in name) >= 2:
+                    name = name[:-1]  # `STRANGER.<TAB>words`: the dot of `NAME.` before a TAB
+                return name, m.group("text")
         if "\u3000" in line:
             m = ZH_SPACE_CUE_RE.match(line)
             if m and m.group("name") in self.zh_names:
@@ -296,6 +304,9 @@ class _Cues:
             elif m.group("qual"):  # `LA FLÈCHE, à part.--words` (French/Spanish editions)
                 text = f"[{m.group('qual').strip('()')}] {text}"
             return clean(m.group("name")), text
+        m = CAPS_DIR_INDENTED_RE.match(line)
+        if m and _caps_name_ok(m.group("name"), line):
+            return clean(m.group("name")), f"[{m.group('dir')[1:-1]}] "
         m = CAPS_BRACKET_RE.match(line)
         if m and _caps_name_ok(m.group("name"), line):
             return clean(m.group("name")), m.group("text")
@@ -368,8 +379,13 @@ class _PlayParser:
         for ln in _unmarkdown(text.split("\n")):
             if _RULE.match(ln):
                 continue  # `=====` under a heading, `---` separators
+            if "      " in ln:
+                ln = VERSE_NUMBER_RE.sub("", ln)
             m = TRAILING_EXIT_RE.match(ln) if "      " in ln else None
-            if m and m.group("head").strip():
+            if m and m.group("head").strip() and re.match(r"_?(?:Strophe|Antistrophe|Epode|Mesode)", m.group("dir")):
+                # `CHORUS.            _Strophe._`: a heading of the song, the cue keeps its verse below
+                self.lines += [m.group("head"), " " * 40 + "[" + m.group("dir").strip() + "]"]
+            elif m and m.group("head").strip():
                 self.lines += [m.group("head"), " " * 40 + m.group("dir").strip()]
             else:
                 self.lines.append(ln)

@@ -318,6 +318,23 @@ EXPECTED = [
         ('Dialogue', 'dialogue', 'Holmes', 'You have been in'),
         ('Dialogue', 'dialogue', 'Watson', 'How on earth did'),
     ]),
+    ('Alice_Voice-Overs.wiki', [
+        ('Story', 'narration', None, 'Voice-over: Hello'),
+        ('Story', 'dialogue', 'Alice', 'Curiouser and curiouser! Now'),
+        ('Story', 'narration', None, 'Voice-over: Goodbye'),
+        ('Story', 'dialogue', 'Alice', 'Who cares for you?'),
+        ('Story', 'narration', None, 'Voice-over: When It Rains'),
+        ('Story', 'dialogue', 'Alice', 'I shall be punished'),
+        ('Chat', 'dialogue', 'March Hare', 'Have some wine.'),
+        ('Chat', 'dialogue', 'Alice', "I don't see any"),
+        ('Chat', 'dialogue', 'March Hare', "There isn't any."),
+        ('Chat', 'dialogue', 'Alice', "Then it wasn't very"),
+    ]),
+    ('blockquote_cite_paragraphs.html', [
+        ('1', 'dialogue', 'Elizabeth Bennet', 'I could easily forgive'),
+        ('2', 'dialogue', 'Mr. Darcy', 'In vain have I'),
+        ('3', 'dialogue', 'Mr. Darcy', 'I have been a'),
+    ]),
 ]
 
 
@@ -459,3 +476,12 @@ def test_one_quote_is_a_page(tmp_path):
     p = tmp_path / "one.txt"
     p.write_text('"We\'re all mad here." — Cheshire Cat\n', encoding="utf-8")
     assert summary(extract_wiki(p, "w")) == [("1", "dialogue", "Cheshire Cat", "We're all mad here.")]
+
+
+def test_anonymous_wikitext_voice_table_asks_for_character(tmp_path):
+    p = tmp_path / "page.wiki"
+    p.write_text((FIXTURES / "Alice_Voice-Overs.wiki").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(InputError, match="pass --character ID"):
+        extract_wiki(p, "w")
+    lines = extract_wiki(p, "w", character="Alice")
+    assert [ln.name for ln in lines if ln.kind == "dialogue"][:3] == ["Alice"] * 3

@@ -41,8 +41,8 @@ from ..records import Line
 from ..script.base import clean, join_lines
 from ..script.colon import NARRATION_NAMES, valid_name
 from ..textio import read_text
-from .html import Cell, looks_like_html, read_html
-from .quotes import Quote, parse_quote_text, unquote
+from .html import Cell, expand_spans, looks_like_html, read_html
+from .quotes import Quote, parse_quote_text, strip_wikitext, unquote
 
 __all__ = ["extract_wiki", "parse_wiki_text", "page_character_from_title"]
 
@@ -201,18 +201,79 @@ def _table_quotes(rows: list[list[Cell]], speaker: str | None, path) -> list[Quo
                 out.append(Quote("dialogue", text, "", name, extra, own_block=separate))
         return out
     if not speaker:
-        raise InputError("voice-line table found but whose lines they are is unknown (no <h1> or <title>); pass --character ID", path)
+        raise InputError("voice-line table found but whose lines they are is unknown (no <h1>, <title>, 'X/Voice-Overs' "
+                         "title line or file name); pass --character ID", path)
     for title, text, _ in pairs:
         out.append(Quote("narration", f"Voice-over: {title}", "", None, {"title": title}))
         out.append(Quote("dialogue", text, "", speaker, {"title": title}))
     return out
 
 
-def _text_tables(text: str, speaker: str | None, path) -> tuple[str, dict[str, list[Quote]]]:
+def _wikitext_cell(raw: str, header: bool) -> Cell:
+    """'style="x" rowspan="2" | words' -> Cell; the words lose their wiki markup."""
+    attrs, text = "", raw
+    m = re.match(r"^([^|\[\]{}]*=[^|\[\]{}]*)\|(?!\|)(.*)$", raw)  # attributes before a single '|'
+    if m:
+        attrs, text = m.group(1), m.group(2)
+    text = re.sub(r"'{2,}", "", strip_wikitext(text))  # bold and italics marks
+    text = "\n".join(clean(x) for x in text.split("\n") if clean(x))
+
+    def span(name: str) -> int:
+        a = re.search(rf"{name}\s*=\s*[\"']?(\d+)", attrs, re.I)
+        return max(1, min(int(a.group(1)), 50)) if a else 1
+
+    return Cell(header, text, span("rowspan"), span("colspan"))
+
+
+def _wikitext_table_rows(block: list[str]) -> list[list[Cell]]:
+    """The rows of a wikitext table (the lines between '{|' and '|}')."""
+    rows: list[list[Cell]] = []
+    cur: list[Cell] | None = None
+    for line in block:
+        t = line.strip()
+        if not t or t.startswith("|+"):
+            continue
+        if t.startswith("|-"):
+            cur = []
+            rows.append(cur)
+        elif t[0] in "!|":
+            header = t[0] == "!"
+            parts = re.split(r"\s*(?:!!|\|\|)\s*" if header else r"\s*\|\|\s*", t[1:])
+            if cur is None:
+                cur = []
+                rows.append(cur)
+            cur.extend(_wikitext_cell(x.strip(), header) for x in parts)
+        elif cur:  # a cell's text goes on over several lines
+            last = cur[-1]
+            last.text = "\n".join(x for x in (last.text, clean(re.sub(r"'{2,}", "", strip_wikitext(t)))) if x)
+    return expand_spans([r for r in rows if r])
+
+
+def _wikitext_tables(text: str, speaker: str | None, path, tables: dict[str, list[Quote]]) -> str:
+    """Raw wikitext tables ('{| class="wikitable"' ... '|}'): voice-line or dialogue tables become markers."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip().startswith("{|"):
+            j = next((k for k in range(i + 1, len(lines)) if lines[k].strip().startswith("|}")), len(lines))
+            found = _table_quotes(_wikitext_table_rows(lines[i + 1:j]), speaker, path)
+            if found:
+                tables[str(len(tables))] = found
+                out.append(f"\x00T{len(tables) - 1}")
+                i = j + 1
+                continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def _text_tables(text: str, speaker: str | None, path, tables: dict[str, list[Quote]] | None = None
+                 ) -> tuple[str, dict[str, list[Quote]]]:
     """A table copied from a browser arrives as TAB-separated lines: read runs of them as tables."""
     lines = text.split("\n")
     out: list[str] = []
-    tables: dict[str, list[Quote]] = {}
+    tables = {} if tables is None else tables
     i = 0
     while i < len(lines):
         j = i
@@ -240,7 +301,13 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
             first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
             if re.fullmatch(r"[^/|]{1,60}/\S.{0,30}", first) and _TITLE_NOISE.search(first.split("/", 1)[1]):
                 character = page_character_from_title(first)
-        text, tables = _text_tables(text, character, path)
+        # a voice table's owner may be named only by the saved file ('Alice_Voice-Overs.wiki')
+        stem = Path(path).stem if path else ""
+        owner = character or (page_character_from_title(stem) if _TITLE_NOISE.search(stem.replace("_", " ")) else None)
+        tables: dict[str, list[Quote]] = {}
+        if re.search(r"^\s*\{\|", text, re.M):
+            text = _wikitext_tables(text, owner, path, tables)
+        text, tables = _text_tables(text, owner, path, tables)
         return parse_quote_text(text, character, tables=tables, is_character=is_character)
     page = read_html(text)
     speaker = character or page_character_from_title(page.h1) or page_character_from_title(page.title)

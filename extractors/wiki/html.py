@@ -235,6 +235,10 @@ class _Reader(HTMLParser):
             self._italic()
         elif tag == "q":
             self._write("“")
+        elif tag == "cite" and self.blockquote and self.cell is None and not self.tables:
+            line = "".join(self.text).rsplit("\n", 1)[-1]
+            if not line.strip(" \x01"):  # '<p><cite>Mr. Darcy</cite>, Chapter 34</p>' closing a quote: its attribution
+                self.text.append("— ")
         elif tag == "blockquote":
             self.blockquote += 1
             self._newline(blank=True)

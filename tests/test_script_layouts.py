@@ -276,6 +276,11 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("DUKE ORSINO", "Away before me"), ("VIOLA", "What country, friends, is this?"), ("Captain", "This is Illyria, lady."),
     ], ["Enter DUKE ORSINO, CURIO, and other Lords; Musicians attending", "Enter VALENTINE",
         "Exeunt, the musicians playing softly", "Enter VIOLA, a Captain, and Sailors"]),
+    "play_french_cue_alone.txt": ("play", [
+        ("VALÈRE", "Hé quoi! charmante Élise"), ("ÉLISE", "Non, Valère"), ("VALÈRE", "Elle soupire encore."),
+        ("ÉLISE", "Mais, à vous dire vrai"), ("CLÉANTE", "Je suis bien aise"), ("ÉLISE", "Que va-t-il m'apprendre?"),
+        ("CLÉANTE", "J'aime."),
+    ], ["à part", "bas"]),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),

@@ -275,6 +275,19 @@ class _Cues:
             m = CAPS_ALONE_RE.match(ln)
             if m and _caps_name_ok(m.group("name"), ln) and not CAPS_DOT_RE.match(lines[i + 1]):
                 caps_alone[m.group("name")] += 1
+        # `VALÈRE`, a blank line, then the speech (French editions): the same with a gap, when
+        # 2+ names do it at least twice each, 4+ times in all
+        caps_gap: Counter[str] = Counter()
+        for i, ln in enumerate(lines[:-2]):
+            if lines[i + 1].strip() or not lines[i + 2].strip() or (i > 0 and lines[i - 1].strip()):
+                continue
+            m = CAPS_ALONE_RE.match(ln)
+            nxt = lines[i + 2].strip()
+            if m and _caps_name_ok(m.group("name"), ln) and not nxt.isupper() and not _is_heading(nxt):
+                caps_gap[m.group("name")] += 1
+        gap_names = {n for n, c in caps_gap.items() if c >= 2}
+        if len(gap_names) >= 2 and sum(caps_gap[n] for n in gap_names) >= 4:
+            caps_alone.update(caps_gap)
         self.mixed_alone = set(mixed_alone) if sum(mixed_alone.values()) >= 3 else set()
         if resolver:
             self.mixed_alone |= {n for n in mixed_alone if resolver.resolve(n)}

@@ -485,3 +485,16 @@ def test_anonymous_wikitext_voice_table_asks_for_character(tmp_path):
         extract_wiki(p, "w")
     lines = extract_wiki(p, "w", character="Alice")
     assert [ln.name for ln in lines if ln.kind == "dialogue"][:3] == ["Alice"] * 3
+
+
+def test_work_title_with_quotes_suffix_owns_nothing(tmp_path):
+    """'Pride and Prejudice quotes' names a work: an unattributed quote there is not 'Pride and Prejudice''s;
+    'Alice quotes' where Alice speaks elsewhere on the page still owns its unattributed quotes."""
+    page = ('<html><head><title>{t}</title></head><body><h1>{t}</h1><ul>'
+            '<li>“It is a truth universally acknowledged, that a single man must be in want of a wife.”</li>'
+            '<li>“I could easily forgive his pride, if he had not mortified mine.” — {who}</li></ul></body></html>')
+    p = tmp_path / "p.html"
+    p.write_text(page.format(t="Pride and Prejudice quotes", who="Elizabeth Bennet"), encoding="utf-8")
+    assert [ln.name for ln in extract_wiki(p, "w")] == ["Elizabeth Bennet"]
+    p.write_text(page.format(t="Elizabeth Bennet quotes", who="Elizabeth Bennet"), encoding="utf-8")
+    assert [ln.name for ln in extract_wiki(p, "w")] == ["Elizabeth Bennet", "Elizabeth Bennet"]

@@ -316,8 +316,10 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
     owner = character
     for t in (page.h1, page.title):
         name = page_character_from_title(t)
+        first = re.split(r"\s+[|｜–—-]\s+|_", clean(t))[0]
+        # 'Cheshire Cat/Quotes' (a character's subpage) owns; 'Pride and Prejudice quotes' may name a work
         if not owner and name and (is_character and is_character(name) or clean(t.split("|")[0]) != name
-                                   and _TITLE_NOISE.search(re.split(r"\s+[|｜–—-]\s+|_", clean(t))[0])):
+                                   and _TITLE_NOISE.search(first) and ("/" in first or _CJK.search(first))):
             owner = name
         # 'Rosalind - Wikiquote' whose first paragraph opens '<b>Rosalind</b> is...' (not '<b><i>Work</i></b> is')
         if not owner and name and page.lead and name.lower() == page.lead.lower():

@@ -15,6 +15,11 @@ returns its lines:
   first one (an English line and its Japanese translation give the English one). A header row
   must name the columns (Title/Details/Text/语音…): a "Voice actors | Language" table is not lines;
   the text column is the one the header names, else the one with the longest text;
+- the same tables written as raw wikitext (`{| ... |}`), and voice lines kept as a definition list
+  (`<dl><dt>title</dt><dd>line</dd>`) on a voice/quote page;
+- dialogue tables whose first column holds a dialogue's speakers (`Name | Line`, or no header: a
+  speaker comes back after another); quote tables `Quote | Character | Episode` (each row its own
+  unit, the episode in `extra.episode`);
 - dialogue tables whose header names a speaker column (`Character | Line`, `角色 | 台词`): one
   dialogue line per row by that speaker (`旁白` rows are narration), one exchange per table;
 - the page's character (owner of voice tables) is `character` (an id or name; the CLI passes
@@ -23,6 +28,8 @@ returns its lines:
   character, an `X/Quotes`-style title, an `<h1>` that speaks elsewhere on the page (a title may
   name a work), or a title/`<h1>` that the first paragraph names in bold, not in italics
   (`<b>Rosalind</b> is the heroine…`; a work is `<b><i>As You Like It</i></b> is a comedy…`). Tables with no known character are an error asking for `--character`.
+
+A saved page that is not UTF-8 is decoded with the charset its `<meta>` declares (`read_page`).
 
 Speakers are resolved through the `AliasResolver` (configured id, else a slug); `name` keeps the
 name as the page writes it; `evidence` is "script" (the page names the speaker explicitly).

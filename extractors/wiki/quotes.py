@@ -12,7 +12,12 @@ Understood, line by line:
   `「……」——凉宫春日《……》` on one line (dashes: — ― – -- ~ ——); a quote block (one or more
   lines, quoted or not) followed by a `-- Character, "Episode"` / `― Character` line, or by a
   more deeply nested list item (`* quote` / `** Character, ''Episode''`, `• quote` / `◦ Holmes
-  to Watson`); `{{Quote|text|Character|Source}}` templates;
+  to Watson`); `{{Quote|text|Character|Source}}` templates; also `"quote" - Name` (a lone hyphen
+  after a whole quoted text), `''quote in italics'' — Name`, `Name — "quote"`, `Unquoted sentence. ―
+  Name` (name-like speakers only), numbered lists `1. "quote" — Name`, and a quote over several
+  lines or paragraphs (it waits for its closing mark; the last line may carry `— Name`);
+- quote marks of every family come off the words (`unquote`): "…", “…”, '…', ‘…’, «…», »…«, „…“,
+  ‚…‘, 「…」, 『…』 (apostrophes inside are kept);
 - dialogue excerpts: `Name: words` / `'''Name''': words` lines (the colon-script rules),
   `Name: [stage direction]` and `[stage direction]` lines (-> `action`);
 - unattributed quotes: under a heading that names a speaker of the page (a Wikiquote film

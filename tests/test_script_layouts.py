@@ -281,6 +281,11 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("ÉLISE", "Mais, à vous dire vrai"), ("CLÉANTE", "Je suis bien aise"), ("ÉLISE", "Que va-t-il m'apprendre?"),
         ("CLÉANTE", "J'aime."),
     ], ["à part", "bas"]),
+    "screenplay_pdf_text.txt": ("screenplay", [
+        ("JUNE", "I'm at the bridge."), ("SHERIFF BOYD", "Then turn around, June."), ("JUNE", "Somebody already did."),
+        ("SHERIFF BOYD", "June? June, you still there?"), ("MAN", "You're late."), ("JUNE", "You're dead."),
+    ], ["SUPER: \"NORTHERN CALIFORNIA, 1987\"", "INTERCUT - JUNE / SHERIFF'S OFFICE", "INSERT - THE MAP",
+        "MONTAGE - JUNE'S DRIVE SOUTH", "END MONTAGE", "Rain hammers a lonely two-lane road"]),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),
@@ -401,3 +406,13 @@ def test_second_round_verse_numbers_are_not_words():
     lines, _ = extract_script(FIXTURES / "play_formfeed_nbsp_crlf.txt", "w")
     assert not any("\f" in ln.text or "\u00a0" in ln.text or "\r" in ln.text for ln in lines)
 
+
+
+
+def test_second_round_pdf_page_furniture_dropped():
+    lines, _ = extract_script(FIXTURES / "screenplay_pdf_text.txt", "w")
+    text = " ".join(ln.text for ln in lines)
+    assert "Rev." not in text and "Page 3" not in text and "LOW TIDE" not in text
+    assert [ln.extra for ln in lines if ln.kind == "dialogue"][:3] == [
+        {"parenthetical": "into phone"}, {"extension": "V.O."}, {"extension": "CONT'D"}]
+    assert lines[-1].text == "You're dead. I went to your funeral."

@@ -97,7 +97,26 @@ def _dual_speeches(lines: list[str], i: int) -> tuple[int, list[list[str]], list
 
 
 _MORE_RE = re.compile(r"^\(\s*MORE\s*\)$")
-_PAGE_FURNITURE_RE = re.compile(r"^(?:\d+[A-Z]?\.?|\(\d+\)|CONTINUED:?(?:\s*\(\d+\))?|\(CONTINUED\)|\d+[A-Z]?\s+CONTINUED:?(?:\s*\(\d+\))?\s*\d*[A-Z]?)$")
+_PAGE_FURNITURE_RE = re.compile(
+    r"^(?:\d+[A-Z]?\.?|\(\d+\)|CONTINUED:?(?:\s*\(\d+\))?|\(CONTINUED\)|\d+[A-Z]?\s+CONTINUED:?(?:\s*\(\d+\))?\s*\d*[A-Z]?"
+    # PDF-to-text running headers and footers: `Page 12`, `Page 3 of 110`, `- 12 -`, `"TITLE" - Rev. 3/4/99    12.`,
+    # `BLUE REVISIONS 3/4/99`, `(c) 1999 ... All rights reserved`
+    r"|[Pp]age\s+\d+(?:\s+of\s+\d+)?\.?|-\s*\d+\s*-|.*\b(?:Rev\.|REV\.|[Rr]evised|REVISED|[Rr]evisions?|REVISIONS?|[Dd]raft|DRAFT)"
+    r"\s*:?\s*\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b.*|.*\bAll [Rr]ights [Rr]eserved\.?)$"
+)
+# a running header: the same text with only its page number changing, on 2+ pages
+_NUMBERED_EDGE_RE = re.compile(r"^(?:(?P<a>.*\S)\s{3,}\d+[A-Z]?\.?|\d+[A-Z]?\.?\s{3,}(?P<b>.*\S))$")
+
+
+def running_headers(lines: list[str]) -> set[str]:
+    """Stripped lines that are a page header/footer: text + page number recurring with the number changing."""
+    seen: dict[str, list[str]] = {}
+    for ln in lines:
+        s = ln.strip()
+        m = _NUMBERED_EDGE_RE.match(s)
+        if m and not HEADING_RE.match(s):
+            seen.setdefault(re.sub(r"\d+", "#", m.group("a") or m.group("b")), []).append(s)
+    return {s for group in seen.values() if len(set(group)) >= 2 for s in group}
 
 
 def join_page_breaks(lines: list[str]) -> list[str]:
@@ -137,7 +156,9 @@ def strip_fountain_markup(text: str) -> str:
 
 def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseResult:
     """Parse a screenplay; see the module docstring."""
-    lines = join_page_breaks(strip_fountain_markup(text).split("\n"))
+    lines = strip_fountain_markup(text).split("\n")
+    headers = running_headers(lines)
+    lines = join_page_breaks(["" if ln.strip() in headers else ln for ln in lines])
     start = 0
     for i, ln in enumerate(lines):
         s = ln.strip()

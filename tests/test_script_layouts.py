@@ -286,6 +286,11 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("SHERIFF BOYD", "June? June, you still there?"), ("MAN", "You're late."), ("JUNE", "You're dead."),
     ], ["SUPER: \"NORTHERN CALIFORNIA, 1987\"", "INTERCUT - JUNE / SHERIFF'S OFFICE", "INSERT - THE MAP",
         "MONTAGE - JUNE'S DRIVE SOUTH", "END MONTAGE", "Rain hammers a lonely two-lane road"]),
+    "colon_german_faust.txt": ("colon", [
+        ("FAUST", "Habe nun, ach! Philosophie, Juristerei und Medizin, Und leider auch Theologie Durchaus studiert"),
+        ("WAGNER", "O Tod! ich kenn's"), ("FAUST", "Es wird mein schönstes Glück zunichte!"),
+        ("WAGNER", "Verzeiht! ich hör Euch deklamieren; Ihr last"), ("FAUST", "Ja, wenn der Pfarrer"),
+    ], []),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),
@@ -407,8 +412,6 @@ def test_second_round_verse_numbers_are_not_words():
     assert not any("\f" in ln.text or "\u00a0" in ln.text or "\r" in ln.text for ln in lines)
 
 
-
-
 def test_second_round_pdf_page_furniture_dropped():
     lines, _ = extract_script(FIXTURES / "screenplay_pdf_text.txt", "w")
     text = " ".join(ln.text for ln in lines)
@@ -416,3 +419,10 @@ def test_second_round_pdf_page_furniture_dropped():
     assert [ln.extra for ln in lines if ln.kind == "dialogue"][:3] == [
         {"parenthetical": "into phone"}, {"extension": "V.O."}, {"extension": "CONT'D"}]
     assert lines[-1].text == "You're dead. I went to your funeral."
+
+
+def test_second_round_title_line_of_a_cue_alone_file_is_not_a_speech():
+    lines, _ = extract_script(FIXTURES / "colon_german_faust.txt", "w")
+    assert (lines[0].kind, lines[0].text) == ("narration", "Faust: Der Tragödie erster Teil")
+    assert ("narration", "Es klopft.") in [(ln.kind, ln.text) for ln in lines]
+

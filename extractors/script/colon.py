@@ -187,7 +187,10 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
         last_dialogue = None
 
     in_cast = False
-    for raw in lines:
+    # `Faust: Der Tragödie erster Teil` heading a file whose cues stand alone (`FAUST:`): a title
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), -1)
+    title = first if alone_layout and first + 1 < len(lines) and not lines[first + 1].strip() else -1
+    for idx, raw in enumerate(lines):
         raw = _MARKDOWN_BOLD.sub("", raw)  # "**Name:** words"
         s = raw.strip()
         if not s:
@@ -242,6 +245,10 @@ def parse_colon(text: str, resolver: AliasResolver | None = None) -> ParseResult
             prev_blank = False
             continue
         cue = match_cue(raw) or (kagi_cue(raw) if kagi else None)
+        if cue and idx == title and cue[1].strip():
+            out.narrate(s)
+            prev_blank = False
+            continue
         if cue:
             flush()
             name, words = cue

@@ -291,6 +291,22 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], list[str]]] = {
         ("WAGNER", "O Tod! ich kenn's"), ("FAUST", "Es wird mein schönstes Glück zunichte!"),
         ("WAGNER", "Verzeiht! ich hör Euch deklamieren; Ihr last"), ("FAUST", "Ja, wenn der Pfarrer"),
     ], []),
+    "play_italian_locandiera.txt": ("play", [
+        ("MARCHESE", "Fra voi e me"), ("CONTE", "Sulla locanda"), ("MARCHESE", "Ma se la locandiera"), ("CONTE", "Per qual ragione?"),
+        ("MARCHESE", "Io sono il Marchese"), ("CONTE", "Ed io sono il Conte"),
+    ], ["Il Marchese di Forlipopoli ed il Conte d'Albafiorita."]),
+    "play_german_kabale.txt": ("play", [
+        ("Miller", "Einmal für allemal!"), ("Frau", "Das macht"), ("Miller", "Ich nehme alles so hoch?"), ("Frau", "Dummes Zeug!"),
+        ("Miller", "Ich will nichts mehr"), ("Frau", "Ach, du lieber Gott!"), ("Miller", "Geh hin und mach Kaffee."),
+    ], ["Miller steht eben vom Sessel auf", "schnell auf- und abgehend", "zornig", "weinerlich"]),
+    "colon_radio_bbc.txt": ("colon", [
+        ("MRS PIKE", "Who's there?"), ("ALFIE", "It's only me"), ("MRS PIKE", "At this hour?"), ("ALFIE", "The pipes have burst."),
+        ("MRS PIKE", "Then you'd best come in."),
+    ], ["SIGNATURE TUNE. FADE UNDER.", "FOOTSTEPS ON SNOW. A GATE CREAKS.", "DISTANT TRAFFIC", "SHE UNBOLTS THE DOOR", "LINK MUSIC"]),
+    "colon_ja_colon.txt": ("colon", [
+        ("ハルヒ", "ちょっと、キョン！"), ("キョン", "まだ集合時間の五分前だぞ"), ("ハルヒ", "あたしより遅く来たら遅刻なの！"),
+        ("みくる", "あ、あの、お茶をどうぞ……"), ("キョン", "ありがとうございます"), ("長門", "……"),
+    ], []),
     "colon_ja_name_kagikakko.txt": ("colon", [
         ("ハルカ", "遅い！"), ("ユウ", "掃除当番だったんだよ。"), ("ハルカ", "言い訳は聞かないわ。"), ("ミオ", "あの……"),
         ("ユウ", "いや、いいよ。"), ("ハルカ", "ちょっと、なんでミオには"), ("ユウ", "普段の行いの差"), ("ハルカ", "……まあいいわ。"),

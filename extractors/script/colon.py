@@ -46,7 +46,7 @@ _CJK_SPEECH_VERBS = "说道曰问答叫喊笑云言讲骂叹吼想看听"
 _CJK = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff]")  # kana too: ハルヒ
 # radio/audio-drama cue lines that are directions, not speakers: `SOUND: DOOR BANGS`, `MUSIC: STING`
 SOUND_NAMES = {"sound", "sounds", "sfx", "fx", "f/x", "f x", "sound fx", "sound effect", "sound effects", "effect",
-               "effects", "music", "bgm", "se", "音效", "音乐", "音樂", "効果音", "ＳＥ", "ＢＧＭ"}
+               "effects", "music", "bgm", "se", "grams", "atmos", "atmosphere", "ambience", "biz", "business", "sting", "音效", "音乐", "音樂", "効果音", "ＳＥ", "ＢＧＭ"}
 # a line number or a timestamp before the cue: `12. HOLMES: ...`, `[00:01:23] Monica: ...`, `00:01:23 MONICA: ...`
 LINE_PREFIX_RE = re.compile(r"^\s*(?:\[\s*\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?\s*\]|\(\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?\)|"
                             r"\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?(?:\s*[-–—|]\s*|\s+)|\d{1,4}\.\s+)\s*(?=\S)")

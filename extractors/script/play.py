@@ -85,7 +85,7 @@ _MD_BOLD = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 _RULE = re.compile(r"^\s*(?:={3,}|-{3,}|\*{3,}|_{3,})\s*$")
 MIXED_DOT_RE = re.compile(r"^ {0,3}(?P<name>[A-Z][a-z'’]{1,11}(?: [A-Z][a-z'’]{1,11})?)\.\s+(?P<text>\S.*)$")
 # `Just (sitzet in einem Winkel, schlummert). Schurke...` (German editions): a known mixed-case name, a direction
-MIXED_DIR_RE = re.compile(r"^ {0,3}(?P<name>[A-ZÀ-Þ][a-zà-ÿ'’]{1,11}(?: [A-ZÀ-Þ][a-zà-ÿ'’]{1,11})?)\s*(?P<dir>\([^)]*\)|\[[^\]]*\])\.?\s+(?P<text>\S.*)$")
+MIXED_DIR_RE = re.compile(r"^ {0,3}(?P<name>[A-ZÀ-Þ][a-zà-ÿ'’]{1,11}(?: [A-ZÀ-Þ][a-zà-ÿ'’]{1,11})?)\s*(?P<dir>\([^)]*\)|\[[^\]]*\])\.\s+(?P<text>\S.*)$")
 # verse line numbers in the right margin (Murray, Jebb): `       The axe-wound, nor the heroes in her red          5`
 VERSE_NUMBER_RE = re.compile(r"(?<=\S)\s{6,}\d{1,4}\s*$")
 # `    MEDEA (_within_).` indented, a direction, alone on its line (Murray's Euripides)
@@ -232,7 +232,7 @@ class _Cues:
         indents: Counter[str] = Counter()
         line_indents: list[tuple[str, int]] = []
         for ln in lines:
-            m = MIXED_DOT_RE.match(ln)
+            m = MIXED_DOT_RE.match(ln) or MIXED_DIR_RE.match(ln)  # `Miller. words`, `Miller (zornig). words`
             if m and m.group("name").lower() not in _NOT_CUES:
                 counts[m.group("name")] += 1
                 indents[m.group("name")] = len(ln) - len(ln.lstrip(" "))

@@ -13,6 +13,13 @@
   start a new unit; without any, the unit is "1";
 - a voice mark after the name (`KIRK [OC]:`, `JERRY (V.O.):`) goes to `extra.extension`, not
   to an action line;
+- radio scripts: `SOUND:`/`MUSIC:`/`SFX:`/`F/X:`/`GRAMS:`/`ATMOS:`/`BIZ:` cue lines are `action` lines,
+  `(OFF)` after the colon is a voice mark; line numbers (`12. HOLMES:`) and timestamps
+  (`[00:01:23] Monica:`, `00:01:23 MONICA:`) before the cues are dropped when most lines carry one;
+- light-novel sources without a colon: `春日「…」`, `ハルヒ「…」` (kana names are names too);
+- `{whispering}` is a direction like `[...]`; `INT. PLACE - DAY` inside a transcript starts a unit;
+  a `CAST:` list (up to a blank line) is skipped; `Episode 4: "..."`, `Transcript: ...` are headers;
+  in a file whose cues stand alone, a first `Title: subtitle` line is narration;
 - false positives are guarded against: the name before the colon must look like a name (at
   most 4 capitalised words or 8 CJK characters, no digits-only like `10:30`, no URL scheme
   like `http:`, no sentence such as `He said:` or `他说：`).

@@ -28,7 +28,14 @@ Layouts understood (all in one parser, line by line):
   `action` lines at their place (the speech is split around them);
 - after a direction, indented (or, in cue-alone layouts, plain) lines continue the last speaker
   in a new dialogue line; `[Exeunt]` and headings clear the last speaker;
-- a DRAMATIS PERSONAE (or "Persons represented", "Characters", "Cast") list is skipped up to the
+- other languages: `ACTE PREMIER`/`SCÈNE III`, `ERSTER AUFZUG`/`Zweiter Auftritt`/`Erste Szene`,
+  `JORNADA PRIMERA`/`ESCENA II`, `ATTO PRIMO`/`SCENA PRIMA`, Folio `Actus Primus. Scoena Prima.`; qualifier
+  cues `LA FLÈCHE, à part.--words`; a persons-on-stage line under a heading (`Der Wirt. Just.`) is narration;
+  mixed-case cues from the cast list (`Just. words`, `Fra.` for a listed Francisco) or with a direction
+  (`Miller (zornig). words`); Folio cues at any recurring indent; `VALÈRE`, a blank line, the speech;
+- verse line numbers at the right edge are dropped; a right-aligned `_Strophe._` is an action;
+- a DRAMATIS PERSONAE (or "Persons represented", "Characters", "Cast", PERSONNAGES, Personen,
+  PERSONAS, "The Names of the Actors") list is skipped up to the
   first ACT/SCENE heading, or the first stage direction when the play has no headings; the
   title (the file's first line) repeated before each act is ignored.
 """

@@ -14,7 +14,8 @@
 - a speech cut by a page break (`(MORE)`, maybe a page number or `CONTINUED:`, then the same
   `NAME (CONT'D)`) is one line: the words on both pages are joined;
 - any other paragraph is an `action` line; transitions (`CUT TO:`, `FADE IN:`, `DISSOLVE TO:`,
-  `FADE OUT.`), `(MORE)`, `(CONTINUED)`, `CONTINUED:` and page numbers are dropped;
+  `FADE OUT.`), `(MORE)`, `(CONTINUED)`, `CONTINUED:` and page numbers are dropped, and so is PDF-to-text page furniture
+  (`Page 12`, `- 12 -`, revision-date headers, any header/footer repeated with only its page number changing);
 - a title page (everything before `FADE IN:` or the first heading) is skipped; Fountain notes
   `[[...]]`, boneyard `/* ... */` and emphasis marks (`*`, `**`, `_`) are removed.
 """

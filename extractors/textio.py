@@ -3,6 +3,8 @@
 Binary or empty files are refused with an error naming the file. Line endings are normalised
 to `\n`. Bytes that decode under several Chinese encodings (Big5 bytes are mostly valid
 GB18030 too) go to the one whose characters are the common characters of written Chinese.
+A saved web page that is not UTF-8 is decoded with the charset its `<meta>` declares
+(Shift_JIS, EUC-JP, windows-1252...: guessing would read Shift_JIS as GB18030).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pathlib import Path
 
 from .errors import InputError
 
+import codecs
+import re
 import unicodedata
 
 _CJK_CANDIDATES = ("gb18030", "big5")
@@ -34,6 +38,27 @@ def _looks_binary(data: bytes) -> bool:
         return True
     ctrl = sum(1 for b in head if b < 9 or 13 < b < 32)
     return ctrl > max(8, len(head) // 50)
+
+
+_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+# what browsers really mean by a declared name
+_CHARSET_ALIASES = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252",
+                    "gb2312": "gb18030", "gbk": "gb18030", "x-sjis": "cp932", "shift_jis": "cp932",
+                    "shift-jis": "cp932", "sjis": "cp932"}
+
+
+def _declared_charset(data: bytes) -> str | None:
+    """The charset a web page declares in a `<meta>` tag, if Python knows it."""
+    m = _META_CHARSET.search(data[:8192])
+    if not m:
+        return None
+    name = m.group(1).decode("ascii").lower()
+    name = _CHARSET_ALIASES.get(name, name)
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return None
+    return name
 
 
 def _cjk_ratio(text: str) -> float:
@@ -87,6 +112,12 @@ def decode_bytes(data: bytes, path: str | Path, encoding: str | None = None) -> 
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    declared = _declared_charset(data)
+    if declared:  # not UTF-8 whatever it says: trust the page's declaration
+        try:
+            return data.decode(declared)
+        except UnicodeDecodeError:
+            pass
     best: tuple[float, float, str] | None = None
     for enc in _CJK_CANDIDATES:
         try:
@@ -112,8 +143,12 @@ def decode_bytes(data: bytes, path: str | Path, encoding: str | None = None) -> 
     raise InputError("cannot tell the text encoding; pass --encoding (e.g. gb18030, big5, utf-16, latin-1)", path)
 
 
-def read_text(path: str | Path, encoding: str | None = None) -> str:
-    """Return the file's text with `\n` line endings, or raise InputError."""
+def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool = False) -> str:
+    """Return the file's text with `\n` line endings, or raise InputError.
+
+    `keep_offsets=True` keeps every character offset of the decoded text (`\r\n` becomes ` \n`
+    rather than `\n`), for sources whose gold annotations count characters (PDNC novels).
+    """
     path = Path(path)
     if not path.exists():
         raise InputError("no such file", path)
@@ -123,7 +158,7 @@ def read_text(path: str | Path, encoding: str | None = None) -> str:
     if not data.strip():
         raise InputError("file is empty", path)
     text = decode_bytes(data, path, encoding)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", " \n" if keep_offsets else "\n").replace("\r", "\n")
     if not text.strip():
         raise InputError("file is empty", path)
     return text

@@ -16,7 +16,7 @@ from typing import Callable
 from extractors.characters import Character
 from extractors.errors import InputError
 from extractors.records import Line
-from extractors.textio import decode_bytes
+from extractors.textio import read_text
 
 from .attribution import Attribution, Attributor
 from .chapters import split_chapters, split_paragraphs
@@ -29,21 +29,7 @@ log = logging.getLogger(__name__)
 def read_novel(path: str | Path, encoding: str | None = None) -> str:
     """Decoded text with every line ending turned into `\n` *without changing offsets*
     (`\r\n` becomes ` \n`, a lone `\r` becomes `\n`)."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", path)
-    if path.is_dir():
-        raise InputError("is a directory, expected a text file", path)
-    data = path.read_bytes()
-    if not data.strip():
-        raise InputError("file is empty", path)
-    text = decode_bytes(data, path, encoding)
-    if encoding is None and text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", " \n").replace("\r", "\n")
-    if not text.strip():
-        raise InputError("file is empty", path)
-    return text
+    return read_text(path, encoding, keep_offsets=True)
 
 
 def detect_language(text: str) -> str:

@@ -29,7 +29,7 @@ returns its lines:
   name a work), or a title/`<h1>` that the first paragraph names in bold, not in italics
   (`<b>Rosalind</b> is the heroine…`; a work is `<b><i>As You Like It</i></b> is a comedy…`). Tables with no known character are an error asking for `--character`.
 
-A saved page that is not UTF-8 is decoded with the charset its `<meta>` declares (`read_page`).
+A saved page that is not UTF-8 is decoded with the charset its `<meta>` declares (`textio.read_text`).
 
 Speakers are resolved through the `AliasResolver` (configured id, else a slug); `name` keeps the
 name as the page writes it; `evidence` is "script" (the page names the speaker explicitly).
@@ -38,7 +38,6 @@ A page with no quotes at all is an `InputError`, never an empty output.
 
 from __future__ import annotations
 
-import codecs
 import re
 from pathlib import Path
 
@@ -366,35 +365,6 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
                             page_heading=page_character_from_title(page.h1 or page.title))
 
 
-_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
-
-
-def read_page(path: Path, encoding: str | None = None) -> str:
-    """The page's text. A saved web page that is not UTF-8 is decoded with the charset its `<meta>` declares
-    (Shift_JIS, EUC-JP, windows-1252...: guessing would read Shift_JIS as GB18030); everything else goes
-    through `read_text` (UTF-8/BOM, UTF-16, GB18030, Big5 detection; empty and binary files refused)."""
-    if encoding is None and path.is_file():
-        data = path.read_bytes()
-        m = _META_CHARSET.search(data[:8192])
-        if m and not data.startswith(_BOMS) and data.strip() and b"\x00" not in data:
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError:  # not UTF-8 whatever it says: trust the declaration
-                name = m.group(1).decode("ascii").lower()
-                name = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252",
-                        "gb2312": "gb18030", "gbk": "gb18030", "x-sjis": "cp932", "shift_jis": "cp932",
-                        "shift-jis": "cp932", "sjis": "cp932"}.get(name, name)
-                try:
-                    codecs.lookup(name)
-                    text = data.decode(name)
-                except (LookupError, UnicodeDecodeError):
-                    pass
-                else:
-                    return text.replace("\r\n", "\n").replace("\r", "\n")
-    return read_text(path, encoding)
-
-
 def extract_wiki(
     path: str | Path,
     work: str,
@@ -405,7 +375,7 @@ def extract_wiki(
     """Read a quote page (text or HTML) and return its line records."""
     path = Path(path)
     resolver = resolver or AliasResolver()
-    text = read_page(path, encoding)
+    text = read_text(path, encoding)
     quotes = parse_wiki_text(text, character, path, resolver)
     if not any(q.kind == "dialogue" for q in quotes):
         if looks_like_html(text) and re.search(r"<script\b", text, re.I):

@@ -29,6 +29,7 @@ class Character:
     gender: str | None = None  # male / female / None; used for pronoun resolution
     personality: str = ""
     sources: list[str] = field(default_factory=list)
+    narrator: bool = False  # the first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs
 
     def names(self) -> list[str]:
         return [self.id, self.name, *self.aliases]

@@ -1,6 +1,6 @@
 """The typer applications every command module attaches its commands to.
 
-`rolecorpus` (app) has sub-apps `extract`, `speakers` and `eval`. Command modules live in
+`rolecorpus` (app) has sub-apps `extract`, `speakers`, `eval` and `characters`. Command modules live in
 `pipeline/commands/` and are imported by `pipeline.cli`.
 """
 
@@ -23,9 +23,11 @@ app = typer.Typer(
 extract_app = typer.Typer(help="Turn a source (script, wiki page, novel, TV episode) into lines.jsonl.", no_args_is_help=True)
 speakers_app = typer.Typer(help="Speaker identification by voice: train, review, apply corrections, evaluate.", no_args_is_help=True)
 eval_app = typer.Typer(help="Measure extraction quality against gold annotations.", no_args_is_help=True)
+characters_app = typer.Typer(help="Find the cast of a source before configuring it (names, aliases, gender, narrator).", no_args_is_help=True)
 app.add_typer(extract_app, name="extract")
 app.add_typer(speakers_app, name="speakers")
 app.add_typer(eval_app, name="eval")
+app.add_typer(characters_app, name="characters")
 
 
 def one_line_errors(fn):

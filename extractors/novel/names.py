@@ -37,6 +37,51 @@ def _gender(g: str | None) -> str | None:
     return None
 
 
+_TITLES = re.compile(r"^(?:mr|mrs|ms|miss|master|dr|doctor|sir|lady|lord|madame|madam|monsieur|mme|mlle|mademoiselle|"
+                     r"captain|capt|colonel|col|major|general|professor|prof|rev|reverend|uncle|aunt|old|young|little)\.?$", re.I)
+_MALE_TITLE = re.compile(r"^(?:mr|sir|lord|monsieur|master)\.?$", re.I)
+
+
+def _name_tokens(name: str) -> tuple[str | None, list[str]]:
+    """(title or None, capitalised name tokens) of a name like `Mr. Fitzwilliam Darcy`."""
+    toks = _ARTICLE_RE.sub("", " ".join(name.split())).split(" ")
+    title = None
+    while toks and _TITLES.match(toks[0]):
+        title = title or toks[0]
+        toks = toks[1:]
+    if not toks or not all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() for t in toks):
+        return title, []
+    return title, toks
+
+
+def derived_forms(chars: list[Character]) -> dict[str, str]:
+    """Short forms a text uses for a listed name: the surname alone (`Poirot` for `Hercule Poirot`,
+    `Darcy` for `Mr. Darcy`) and the first name alone (`Hercule`), each only where it names one
+    character: a surname several characters share goes to its one `Mr.` holder, else to nobody."""
+    surnames: dict[str, set[str]] = {}
+    mr: dict[str, set[str]] = {}
+    firsts: dict[str, set[str]] = {}
+    for c in chars:
+        for n in [c.name, *c.aliases]:
+            title, toks = _name_tokens(n)
+            if not toks or (len(toks) == 1 and not title):
+                continue
+            surnames.setdefault(toks[-1].casefold(), set()).add(c.id)
+            if title and _MALE_TITLE.match(title):
+                mr.setdefault(toks[-1].casefold(), set()).add(c.id)
+            if len(toks) >= 2:
+                firsts.setdefault(toks[0].casefold(), set()).add(c.id)
+    out = {}
+    for form, ids in firsts.items():
+        if len(ids) == 1 and form not in surnames:
+            out[form] = next(iter(ids))
+    for form, ids in surnames.items():
+        owner = ids if len(ids) == 1 else mr.get(form, set())
+        if len(owner) == 1 and form not in firsts:
+            out[form] = next(iter(owner))
+    return out
+
+
 class NameIndex:
     """Surface forms -> character id, and a regex that finds them in text."""
 
@@ -50,6 +95,11 @@ class NameIndex:
             for n in dict.fromkeys([c.name, *c.aliases]):
                 for f in self._variants(n):
                     self.forms.setdefault(f.casefold(), c.id)
+        if language != "zh":
+            for form, cid in derived_forms(chars).items():
+                if form not in self.forms or self._is_stub(self.characters[self.forms[form]], form):
+                    self.forms[form] = cid
+        self.narrator = next((c.id for c in chars if getattr(c, "narrator", False)), None)
         pats = sorted(self.forms, key=len, reverse=True)
         if not pats:
             self.regex = None
@@ -58,6 +108,12 @@ class NameIndex:
         else:
             alt = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in pats)
             self.regex = re.compile(r"(?<![\w'])(?:(?:the|a|an)\s+)?(" + alt + r")(?![\w])(?!'s?\w)", re.I)
+
+    @staticmethod
+    def _is_stub(c: Character, form: str) -> bool:
+        """A list entry that is only a bare surname (`Bounderby`, no gender): a duplicate of the
+        `Mr. Bounderby` who owns that surname."""
+        return not _gender(c.gender) and all(" ".join(n.split()).casefold() == form for n in [c.name, *c.aliases])
 
     @staticmethod
     def _variants(name: str) -> list[str]:

@@ -13,9 +13,10 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractors.characters import Character, slug
+from extractors.characters import Character, normalize_name, slug
 from extractors.errors import InputError
 
+_NARRATOR_ALIASES = {"narr", "_narr", "narrator"}  # how PDNC marks the first-person narrator
 _CATEGORY_ORDER = {"major": 0, "intermediate": 1, "minor": 2}
 
 
@@ -63,20 +64,49 @@ def load_characters(gold_dir: str | Path, series: str = "") -> list[Character]:
         g = (row.get("Gender") or "").strip().upper()
         gender = {"M": "male", "F": "female"}.get(g)
         cat = _CATEGORY_ORDER.get((row.get("Category") or "").strip().lower(), 3)
+        narrator = bool(_NARRATOR_ALIASES & {str(a).casefold() for a in aliases})
+        aliases = [str(a) for a in aliases if str(a) != name and str(a).casefold() not in _NARRATOR_ALIASES]
         chars.append((cat, r, Character(id=char_id(name), name=name, series=series or Path(gold_dir).name,
-                                        aliases=sorted(str(a) for a in aliases if str(a) != name), gender=gender)))
+                                        aliases=sorted(aliases), gender=gender, narrator=narrator)))
     chars.sort(key=lambda t: (t[0], t[1]))
     return [c for _, _, c in chars]
 
 
+def gold_resolver(gold_dir: str | Path):
+    """Gold speaker name -> character id, through `character_info.csv`: a main name first, then an
+    alias that belongs to one character only (`Lucy` -> `lucy_honeychurch`); else the slug of the name."""
+    path = Path(gold_dir) / "character_info.csv"
+    if not path.exists():
+        return char_id
+    by_alias: dict[str, set[str]] = {}
+    mains: dict[str, str] = {}
+    for r, row in enumerate(_open_csv(path, ("Main Name", "Aliases")), start=2):
+        cid = char_id(row["Main Name"].strip())
+        mains[normalize_name(row["Main Name"])] = cid
+        aliases = _literal(row["Aliases"], path, r) if row["Aliases"].strip() else []
+        for a in aliases:
+            by_alias.setdefault(normalize_name(str(a)), set()).add(cid)
+
+    def resolve(name: str) -> str:
+        n = normalize_name(name)
+        if n in mains:
+            return mains[n]
+        ids = by_alias.get(n, set())
+        return next(iter(ids)) if len(ids) == 1 else char_id(name)
+
+    return resolve
+
+
 def load_quotes(gold_dir: str | Path) -> list[GoldQuote]:
+    """Gold quotations; a speaker given as an alias is resolved to its character's id."""
     path = Path(gold_dir) / "quotation_info.csv"
     rows = _open_csv(path, ("quoteID", "quoteByteSpans", "speaker", "quoteType"))
+    resolve = gold_resolver(gold_dir)
     out = []
     for r, row in enumerate(rows, start=2):
         spans = _literal(row["quoteByteSpans"], path, r)
         if not spans or not all(isinstance(s, (list, tuple)) and len(s) == 2 for s in spans):
             raise InputError("quoteByteSpans must be a list of [start, end] pairs", path, r)
-        out.append(GoldQuote(row["quoteID"], [(int(a), int(b)) for a, b in spans], char_id(row["speaker"]),
+        out.append(GoldQuote(row["quoteID"], [(int(a), int(b)) for a, b in spans], resolve(row["speaker"]),
                              row["quoteType"].strip(), row.get("quoteText", "")))
     return out

@@ -108,7 +108,7 @@ def _scan_paragraph(p: str, style: str) -> tuple[list[tuple[int, int]], bool, bo
                     spans.append((opened_at, i))
                 opened_at = i + 1
                 first_open = first_open or not spans and not p[:i].strip()
-            elif ch == "”" and opened_at is not None:
+            elif ch in "”\"" and opened_at is not None:  # a “ closed by an ASCII " (common in Chinese e-texts)
                 spans.append((opened_at, i))
                 opened_at = None
         elif style == "cjk":
@@ -184,7 +184,8 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
                 para_quotes.append(carry)
                 continue
             prev = para_quotes[-1] if para_quotes else None
-            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and _tag_like(text[prev.outer[-1][1]:o_s]):
+            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and _tag_like(text[prev.outer[-1][1]:o_s]) \
+                    and not _own_tag(text[prev.outer[-1][1]:o_s], text[o_e:min(pe, o_e + 80)]):
                 prev.spans.append((s, e))
                 prev.outer.append((o_s, o_e))
                 prev.paras.append(pi)
@@ -197,6 +198,18 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
 
 
 _SENT_BREAK = re.compile(r"[.!?。！？]\s+[A-Z\u4e00-\u9fff]")
+
+
+def _own_tag(between: str, after: str) -> bool:
+    """`"Hello," said Rosalind. "Good day," said Orlando.`: a tag that ends its sentence, then a part
+    with a tag of its own — two utterances, not one."""
+    from .attribution import VERBS_EN
+
+    if not re.search(r"[.!?]\s*$", between.strip()):
+        return False
+    verb = r"(?:" + VERBS_EN + r")\b"
+    return re.match(r"[\s,]*(?:" + verb + r"\s+(?:the\s+)?[A-Z]|(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + r")",
+                    after) is not None
 
 
 def _tag_like(between: str) -> bool:

@@ -18,7 +18,7 @@ PRON_GENDER = {"he": "male", "she": "female"}
 
 
 class ConversationMixin:
-    NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb")
+    NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb", "narrator")
     SUGGEST = {"center": 2.5, "narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
     min_posterior = 0.4
     # pronoun-tag turns decoded with a posterior below `pron_sure` are less precise than untagged
@@ -197,6 +197,7 @@ class ConversationMixin:
                     if pr < self.pron_sure and (k == 0 or turns[k - 1].fixed):
                         conf -= self.edge_unsure_discount
                     a.speaker, a.confidence = best, round(conf, 3)
+                    a.turn_features = turn_features(turns, k, best, pr, a.pron_tag)
                     a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                     a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
 
@@ -267,3 +268,29 @@ class ConversationMixin:
                 for j in self.by_para[self.quotes[i].para]:
                     run_of.setdefault(j, r)
         return runs, run_of
+
+
+def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bool) -> dict:
+    """What backs a turn-taking guess: the posterior, whether the nearest name-tagged turns before
+    and after agree with strict alternation (+1), contradict it (-1) or are absent/far (0), how
+    many people are tagged in the exchange, and whether a neighbour turn addresses the guess."""
+    def anchor(step: int) -> int:
+        kk = k + step
+        while 0 <= kk < len(turns) and abs(kk - k) <= 6:
+            f = turns[kk].fixed
+            if f:
+                return 1 if ((abs(kk - k) % 2 == 0) == (f == best)) else -1
+            kk += step
+        return 0
+    tagged = {t.fixed for t in turns if t.fixed}
+    fixed = [(kk, t.fixed) for kk, t in enumerate(turns) if t.fixed]
+    clean = False
+    if len(tagged) == 2:  # a two-person exchange whose every tag keeps strict alternation, and the guess too
+        k0, f0 = fixed[0]
+        other = next(iter(tagged - {f0}))
+        clean = all((f0 if (kk - k0) % 2 == 0 else other) == f for kk, f in fixed) \
+            and (f0 if (k - k0) % 2 == 0 else other) == best
+    voc = any(best in turns[kk].vocatives for kk in (k - 1, k + 1) if 0 <= kk < len(turns))
+    return {"posterior": posterior, "before": anchor(-1), "after": anchor(1), "people": min(3, len(tagged)),
+            "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns)}
+

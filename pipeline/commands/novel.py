@@ -31,17 +31,21 @@ class LLMChoice(str, Enum):
     openai = "openai"
 
 
-def _characters_for(project: Project, work: str, path: Path, language: str | None):
-    """Configured characters of this work: those whose series is the work id or whose sources name
-    the work or the input file; if none, every configured character (of the language, if given)."""
+def _characters_for(project: Project, work: str, path: Path, text: str, language: str | None):
+    """Configured characters of this work (series is the work id, or its sources name the work or the
+    input file); when none is configured, the cast discovered in the text (`characters discover`).
+    A character configured for another work is never used: its names would match strangers here."""
     from extractors.characters import load_characters
+    from extractors.novel.cast import discover_cast
+    from extractors.novel.extract import detect_language
 
     chars = load_characters(project.configs)
     mine = [c for c in chars.values()
             if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
     if mine:
-        return mine
-    return [c for c in chars.values() if language is None or c.language == language]
+        return mine, False
+    lang = language or detect_language(text)
+    return [m.to_character(work, lang) for m in discover_cast(text, lang)], True
 
 
 def llm_metrics_path(project: Project, work: str) -> Path:
@@ -95,7 +99,7 @@ def extract_novel_cmd(
         raise InputError(f"--language must be en or zh, not {language!r}")
     project = Project.current()
     text = read_novel(path, encoding)
-    chars = _characters_for(project, work, path, language)
+    chars, discovered = _characters_for(project, work, path, text, language)
     model = _build_llm(llm)
     bar = tqdm(desc="lines", unit="line", file=sys.stderr, disable=not sys.stderr.isatty())
     lines = extract_novel(path, work, chars, language=language, encoding=encoding, llm=model,
@@ -107,7 +111,7 @@ def extract_novel_cmd(
     write_novel_metrics(project, work, s, llm_metrics_path(project, work) if model is not None else None)
     ev = ", ".join(f"{k} {v}" for k, v in sorted(s["by_evidence"].items()))
     typer.echo(f"{output}: {s['lines']} lines, {s['quotes']} quotations, {s['attributed']} attributed"
-               f" ({ev or 'none'}); {len(chars)} character(s) configured")
+               f" ({ev or 'none'}); {len(chars)} character(s) {'discovered in the text' if discovered else 'configured'}")
 
 
 def write_novel_metrics(project: Project, work: str, summary: dict, llm_metrics: Path | None) -> None:

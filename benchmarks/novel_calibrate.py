@@ -1,0 +1,114 @@
+"""Fit the confidence calibration of rule attribution (`extractors/novel/calibration.py`) on the PDNC
+dev novels, and report it leave-one-book-out.
+
+Usage: python benchmarks/novel_calibrate.py [--target 0.91]
+
+Prints: the rule precision table and the turn-taking weights fitted on all books (paste them into
+calibration.py), then for each book the figures when calibration and hold are fitted on the OTHER
+books only (the hold: the lowest that keeps precision >= target on every one of them), and the hold
+that all twelve books support.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from extractors.novel import calibration, evaluate, pdnc  # noqa: E402
+from extractors.novel.extract import analyse, extract_novel, read_novel  # noqa: E402
+
+D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdnc" / "data"))
+HOLDS = [round(0.5 + 0.02 * i, 2) for i in range(24)]
+
+
+def collect(book: Path) -> tuple[list, int]:
+    """(attribution, right?) for every gold quotation the rules attributed, raw confidences; and the gold count."""
+    chars, gold = pdnc.load_characters(book), pdnc.load_quotes(book)
+    text = read_novel(book / "novel_text.txt")
+    _, _, _, quotes, attrs = analyse(text, chars, "en", 0.0)
+    by_start = {q.start: a for q, a in zip(quotes, attrs)}
+    lines = extract_novel(book / "novel_text.txt", book.name, chars, language="en", min_confidence=0.0, text=text)
+    out = []
+    for g, ln in zip(gold, evaluate.match(gold, lines)):
+        a = by_start.get(ln.extra["start"]) if ln is not None and ln.speaker else None
+        if a is not None and a.speaker:
+            out.append((a, ln.speaker == g.speaker))
+    return out, len(gold)
+
+
+def fit_rules(rows: list) -> dict[str, float]:
+    counts: dict[str, list[int]] = {}
+    for a, ok in rows:
+        if not a.turn_features:
+            c = counts.setdefault(calibration.rule_key(a.rule), [0, 0])
+            c[0] += ok
+            c[1] += 1
+    return {k: round((r + 1) / (n + 2), 3) for k, (r, n) in sorted(counts.items())}
+
+
+def fit_turns(rows: list, l2: float = 1.0) -> dict[str, float]:
+    data = [(calibration.turn_vector(a.turn_features), ok) for a, ok in rows if a.turn_features]
+    names = list(data[0][0])
+    x = np.array([[v[k] for k in names] for v, _ in data])
+    y = np.array([float(ok) for _, ok in data])
+    w = np.zeros(len(names))
+    for _ in range(30):  # Newton steps of L2-regularised logistic regression
+        p = 1 / (1 + np.exp(-x @ w))
+        grad = x.T @ (p - y) + l2 * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(names))
+        w -= np.linalg.solve(hess, grad)
+    return {k: round(float(v), 4) for k, v in zip(names, w)}
+
+
+def scores(rows: list, n_gold: int, rules: dict, weights: dict, hold: float) -> tuple[float, float, float]:
+    kept = []
+    for a, ok in rows:
+        c = calibration.calibrated(a, rules, weights)
+        c = a.confidence if c is None else c
+        if (c or 0) >= hold - 1e-9:
+            kept.append(ok)
+    right = sum(kept)
+    return right / n_gold, len(kept) / n_gold, right / len(kept) if kept else 1.0
+
+
+def lowest_hold(books: dict, rules: dict, weights: dict, target: float) -> float:
+    for h in HOLDS:
+        if all(scores(rows, n, rules, weights, h)[2] >= target for rows, n in books.values()):
+            return h
+    return HOLDS[-1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--target", type=float, default=0.91)
+    a = ap.parse_args()
+    calibration.ACTIVE = False
+    books = {b.name: collect(b) for b in sorted(p for p in D.iterdir() if p.is_dir())}
+    every = [r for rows, _ in books.values() for r in rows]
+    rules, weights = fit_rules(every), fit_turns(every)
+    print("RULE_PRECISION =", json.dumps(rules, indent=4))
+    print("TURN_WEIGHTS =", json.dumps(weights, indent=4))
+    hold = lowest_hold(books, rules, weights, a.target)
+    print(f"\nhold supported by all {len(books)} books (precision >= {a.target} on each): {hold}")
+    print("\nleave-one-book-out (calibration and hold fitted on the other books):")
+    accs, precs = [], []
+    for name, (rows, n) in books.items():
+        others = {k: v for k, v in books.items() if k != name}
+        rest = [r for rs, _ in others.values() for r in rs]
+        r_rules, r_w = fit_rules(rest), fit_turns(rest)
+        h = lowest_hold(others, r_rules, r_w, a.target)
+        acc, cov, prec = scores(rows, n, r_rules, r_w, h)
+        accs.append(acc)
+        precs.append(prec)
+        print(f"  {name[:26]:26s} hold {h:.2f}  acc {acc:.3f} cov {cov:.3f} prec {prec:.3f}")
+    print(f"  mean acc {sum(accs) / len(accs):.3f}, worst precision {min(precs):.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,232 @@
+"""Meet the cast of a Chinese novel: the people the speech tags name (`宝玉笑道：“`, `凤姐儿道：`,
+`玄德曰：「`), with the forms of one person merged and a gender guess.
+
+Also home of the speech-tag grammar that `zh_attribution.py` uses: `tag_clause` finds the clause
+ending in a speech verb right before a quotation, `bare_subject` the subject written at the start
+of a clause (`宝玉听了，便笑道` -> `宝玉`; `众人都笑说` -> `众人`; `一个丫鬟进来笑道` -> `丫鬟`).
+
+Rules (no word list of any one book):
+- a speaker is a subject of a speech tag: the start of the tag's clause, cut where the predicate
+  begins (adverbs, speech and motion verbs), at most five characters, not a pronoun, place or time
+  word (jieba's part-of-speech tags check the last), not a group (`众人`, `二人`, `X们`);
+- forms merge: `X儿` with `X`, `X家的` with `X家`, a determiner form `那X` with `X`, a given name
+  with the full name the text writes with a surname (`宝玉`/`贾宝玉`), and `Y姐`/`Y哥` with the one
+  given name ending in Y (`凤姐`/`熙凤`);
+- gender from titles and kin words in the names (`夫人`, `姑娘`, `姐` / `老爷`, `兄`), and from 她/他
+  right after the name when the text uses both pronouns.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from functools import lru_cache
+
+from .cast import CastMember
+
+# speech verbs that end a tag (simplified and traditional forms)
+_VERB = r"(?:道|说|說|曰|云|問|问|答|回|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應)"
+_TAG_END = re.compile(_VERB + r"[^，。．！？；：“”「」\"]{0,1}[：:，,]?\s*$")
+# a clause ends at these marks (commas too); a sentence at the first group only
+CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
+SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
+# where the predicate of a clause begins (after at least one subject character)
+_PRED = set("忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
+            "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜")
+# two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
+_PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
+                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道")
+# clause openers that are not subjects
+_OPENER = re.compile(r"(?:只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
+                     r"一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
+_COUNT = re.compile(r"(?:一个|一個|一位|一名)")
+PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
+# body parts and inner speech: a clause like `口内说` takes its subject from the clause before
+_TRANSPARENT = re.compile(r"(?:口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
+_GROUP = re.compile(r"^(?:众|眾|大家|二人|两人|兩人|三人|几|幾|诸|諸|那些|这些|這些|许多|許多|有人|人$)|们$|們$|等$|诗$|詩$")
+_SURNAME = set("赵趙钱錢孙孫李周吴吳郑鄭王冯馮陈陳褚卫衛蒋蔣沈韩韓杨楊朱秦尤许許何吕呂施张張孔曹严嚴华華金魏陶姜谢謝邹鄒"
+               "喻柏水窦竇章云雲苏蘇潘葛范彭郎鲁魯韦韋昌马馬苗凤鳳花方俞任袁柳鲍鮑史唐费費薛雷贺賀倪汤湯滕殷罗羅毕畢郝"
+               "安常乐樂于傅齐齊康伍余元顾顧孟黄黃穆萧蕭尹姚邵汪祁毛狄米贝貝明臧计計成戴宋庞龐熊纪紀舒屈项項祝董梁杜"
+               "阮蓝藍闵閔贾賈江郭林钟鍾徐邱骆駱高夏蔡田胡凌霍虞万萬柯卢盧莫房解应應宗丁宣邓鄧单單杭洪包左石崔吉龚龔"
+               "程邢裴陆陸荣榮翁荀甄曲封储儲靳焦牧山谷车車侯全班仰秋仲伊宫宮宁寧仇甘厉厲戎刘劉叶葉黎白蒲邰从從鄂索赖賴"
+               "卓蔺藺屠蒙池乔喬郁胥党翟谭譚姬申冉雍桑桂牛寿壽边邊燕冀浦尚温溫庄莊晏柴瞿阎閻慕连連茹习習艾鱼魚容向古易"
+               "廖庾终終步都耿满滿弘匡国國文寇广廣东東欧歐沃利蔚越隆师師巩鞏聂聶晁关關相查荆荊红紅游竺权權盖蓋益桓公冷")
+_FEMALE = re.compile(r"(?:夫人|太太|奶奶|姑娘|小姐|姐|妹|嫂|姨|妈|媽|娘|婆|嬷|嬤|姥|母|婶|嬸|妃|后|氏|妻|女|丫头|丫頭|丫鬟|家的)(?:儿|兒)?$")
+_MALE = re.compile(r"(?:老爷|老爺|爷|爺|公|兄|哥|弟|叔|伯|父|子|郎|生|相公|先生|大人|王|帝|将军|將軍|僧|道人|和尚)$")
+
+
+@lru_cache(maxsize=1)
+def _pseg():
+    """jieba's part-of-speech tagger, loaded once and quiet."""
+    import jieba
+    import jieba.posseg as pseg
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return pseg
+
+
+def pos_tags(s: str) -> list[tuple[str, str]]:
+    return [(w, f) for w, f in _pseg().lcut(s)]
+
+
+def tag_clause(text: str, s: int, e: int) -> int | None:
+    """Start of the clause that ends text[s:e] in a speech verb (`…，宝玉笑道：`), or None when
+    the narration before a quotation is no speech tag."""
+    seg = text[s:e].rstrip()
+    if not seg or not _TAG_END.search(seg):
+        return None
+    body = seg.rstrip("：:，, ")
+    cut = 0
+    for m in CLAUSE_MARK.finditer(body):
+        cut = m.end()
+    return s + cut
+
+
+def strip_opener(text: str, pos: int, end: int) -> int:
+    m = _OPENER.match(text, pos, end)
+    p = m.end() if m else pos
+    c = _COUNT.match(text, p, end)
+    return c.end() if c else p
+
+
+def bare_subject(clause: str) -> str | None:
+    """The subject written at the start of a clause (already past its opener), or None:
+    characters up to where the predicate begins, 1-5 of them, person-like."""
+    if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧"):
+        return None
+    k = 1
+    while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) and not _PRED2.match(clause, k):
+        k += 1
+    subj = clause[:k]
+    if "的" in subj and 1 <= len(subj) - subj.rindex("的") - 1 <= 3:  # `穿红袄的丫鬟`
+        subj = subj[subj.rindex("的") + 1:]
+    if len(subj) >= 3 and subj[0] in "那这這" and subj[1] not in "些":
+        subj = subj[1:]
+    if k >= len(clause) or not 1 <= len(subj) <= 5 or not re.fullmatch(r"[\u4e00-\u9fff]+", subj):
+        return None
+    if _TRANSPARENT.match(subj):
+        return None
+    if subj in PRONOUNS:
+        return subj
+    tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
+    if subj.endswith("家的"):
+        return subj
+    while len(tags) > 1 and tags[0][1][:1] in ("c", "d", "p", "s", "f", "t"):
+        tags.pop(0)
+    while tags and tags[-1][1][:1] not in ("n", "r"):
+        tags.pop()
+    if not tags or tags[-1][1] in ("t", "s", "f"):
+        return None
+    return "".join(w for w, _ in tags)
+
+
+def is_group(surface: str) -> bool:
+    return bool(_GROUP.search(surface))
+
+
+def tag_subjects(text: str) -> list[str]:
+    """The bare subject of every speech tag right before a quotation mark in the text."""
+    out = []
+    for m in re.finditer(r"[：:，,]?\s*[“「\"]", text):
+        e = m.start()
+        cs = tag_clause(text, max(0, e - 40), e)
+        if cs is None:
+            continue
+        cs = strip_opener(text, cs, e)
+        subj = bare_subject(text[cs:e])
+        if subj and subj not in PRONOUNS:
+            out.append(subj)
+    return out
+
+
+def _base(form: str) -> str:
+    """`凤姐儿` -> `凤姐`, `周瑞家的` -> `周瑞家`, `那僧` -> `僧`."""
+    f = form
+    if len(f) >= 3 and f[-1] in "儿兒":
+        f = f[:-1]
+    if f.endswith("家的") and len(f) >= 4:
+        f = f[:-1]
+    if len(f) >= 2 and f[0] in "那这這此":
+        f = f[1:]
+    return f
+
+
+def _full_names(text: str, given: str) -> Counter:
+    """Surname + given name forms the text writes (`贾宝玉` for `宝玉`): the first character a
+    surname that is no preposition or adverb (`向宝玉`), the form found opening a clause."""
+    c: Counter = Counter()
+    for m in re.finditer("(.)" + re.escape(given), text):
+        if m.group(1) in _SURNAME:
+            c[m.group(0)] += 1
+    out = Counter()
+    for f, n in c.items():
+        flag = _pseg().lcut(f[0], HMM=False)[0].flag
+        if flag in ("p", "c", "d", "v", "u"):
+            continue
+        if re.search(r"(?:^|[，。．！？；：\s“”「」])" + re.escape(f), text):
+            out[f] = n
+    return out if len(out) == 1 else Counter()  # `何太后`, `董太后`: two people, no merge
+
+
+def _merge(text: str, speakers: Counter) -> list[list[str]]:
+    """Groups of forms that name one person."""
+    groups: dict[str, list[str]] = {}
+    for f, _ in speakers.most_common():
+        groups.setdefault(_base(f), []).append(f)
+    for b in list(groups):  # a two-character given name and its full name
+        if len(b) == 2 and b in groups:
+            full = [f for f, n in _full_names(text, b).items() if n >= 2]
+            for f in full:
+                groups[b].append(f)
+                groups.pop(f, None)
+    for b in [b for b in groups if len(b) == 1]:  # `飞` for `张飞`, `操` for `曹操`
+        owners = [g for g in groups if len(g) >= 2 and g.endswith(b) and not is_group(g)]
+        forms = groups.pop(b)
+        if len(owners) == 1:
+            groups[owners[0]].extend(forms)
+    bases = [b for b in groups if len(b) == 2]
+    for b in list(groups):  # `凤姐` with the one given name ending in `凤`
+        if len(b) == 2 and b[1] in "姐哥" and b in groups:
+            owners = [g for g in bases if g != b and g[1] == b[0] and g in groups and g[1] not in "姐哥"]
+            if len(owners) == 1:
+                groups[owners[0]].extend(groups.pop(b))
+    return list(groups.values())
+
+
+def _gender(text: str, forms: list[str]) -> str | None:
+    votes = Counter()
+    for f in forms:
+        if _FEMALE.search(f):
+            votes["female"] += 2
+        elif _MALE.search(f):
+            votes["male"] += 2
+    if "她" in text:
+        for f in forms:
+            for m in re.finditer(re.escape(f) + r".{0,8}?([他她])", text):
+                votes["female" if m.group(1) == "她" else "male"] += 0.2
+    if not votes:
+        return None
+    (g, n), *rest = votes.most_common()
+    return g if not rest or n > rest[0][1] else None
+
+
+def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
+    """Speakers named by at least `min_speaks` speech tags, forms merged, most talkative first.
+    Groups (`众人`) and pronouns are speakers but never cast members."""
+    speakers = Counter(s for s in tag_subjects(text) if not is_group(s) and s[0] not in "他她其")
+    out = []
+    for forms in _merge(text, speakers):
+        speaks = sum(speakers.get(f, 0) for f in forms)
+        if speaks < min_speaks:
+            continue
+        forms = list(dict.fromkeys(forms + [_base(f) for f in forms if len(_base(f)) >= 2]))
+        if max(len(f) for f in forms) < 2:
+            continue
+        name = max(forms, key=lambda f: (len(f) if f[0] not in "那这這此" else 0, speakers.get(f, 0)))
+        pat = re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))
+        out.append(CastMember(name=name, aliases=[f for f in forms if f != name], gender=_gender(text, forms),
+                              count=len(pat.findall(text)), speaks=speaks))
+    out.sort(key=lambda m: (-m.speaks, -m.count, m.name))
+    return out

@@ -1,0 +1,85 @@
+"""`rolecorpus characters discover`: meet the cast of a novel with no configuration, and optionally
+draft `configs/characters/<id>.yaml` for it (never overwriting a config that exists)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from extractors.characters import character_path, save_character
+from extractors.errors import InputError
+from extractors.novel.cast import CastMember, discover_cast
+from extractors.novel.extract import detect_language, read_novel
+
+from ..cli_app import characters_app, one_line_errors
+from ..paths import Project
+
+
+def _table(cast: list[CastMember]) -> str:
+    rows = [("", "name", "aliases", "gender", "speaks", "count")]
+    for m in cast:
+        rows.append(("N" if m.narrator else "", m.name, ", ".join(m.aliases[:6]) + (" …" if len(m.aliases) > 6 else ""),
+                     m.gender or "?", str(m.speaks), str(m.count)))
+    widths = [min(max(len(r[i]) for r in rows), 60) for i in range(len(rows[0]))]
+    lines = ["  ".join(c[:w].ljust(w) if i < 3 else c.rjust(w) if i > 3 else c.ljust(w)
+                       for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
+    return "\n".join(lines + (["N = the first-person narrator"] if any(m.narrator for m in cast) else []))
+
+
+def _write(project: Project, cast: list[CastMember], series: str, language: str, source: Path) -> tuple[list, list]:
+    """Draft one config per member; existing files are left alone. Returns (written, skipped) paths."""
+    written, skipped = [], []
+    for m in cast:
+        path = character_path(project.configs, m.id)
+        if path.exists():
+            skipped.append(path)
+            continue
+        ch = m.to_character(series, language)
+        ch.sources = [source.name]
+        written.append(save_character(project.configs, ch))
+    return written, skipped
+
+
+def _rel(project: Project, p: Path) -> str:
+    return str(p.relative_to(project.root)) if p.is_relative_to(project.root) else str(p)
+
+
+@characters_app.command("discover")
+@one_line_errors
+def discover(
+    novel: Path = typer.Argument(..., help="The novel as a text file (any common encoding)."),
+    work: Optional[str] = typer.Option(None, "--work", help="Work id written as the series of drafted configs (default: the file name without extension)."),
+    language: Optional[str] = typer.Option(None, "--language", help="en or zh (default: detected from the text)."),
+    top: int = typer.Option(15, "--top", min=1, help="How many members to list (most frequent speakers first)."),
+    write: bool = typer.Option(False, "--write", help="Draft configs/characters/<id>.yaml for the listed members; existing files are never overwritten (they are named as skipped)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the listed members as JSON to this file."),
+) -> None:
+    """List the people of a novel who speak or are spoken to, most frequent speaker first: the name
+    (the fullest form the text uses), the other names that belong to the same person (`Mr. Darcy`,
+    `Darcy`), a gender guess, `speaks` (quotations with a speech tag naming them) and `count`
+    (mentions). A first-person narrator (`said I`) is marked N. Names are merged only where the text
+    supports it: different titles, genders or first names stay separate."""
+    if language is not None and language not in ("en", "zh"):
+        raise InputError(f"--language must be en or zh, not {language!r}")
+    text = read_novel(novel)
+    lang = language or detect_language(text)
+    cast = discover_cast(text, lang, top)
+    if not cast:
+        raise InputError("no speaking characters found (no quotations with speech tags such as 'said Anne')", novel)
+    typer.echo(_table(cast))
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps([{"id": m.id, **asdict(m)} for m in cast], ensure_ascii=False, indent=1),
+                            encoding="utf-8")
+        typer.echo(f"wrote {json_out}")
+    if write:
+        project = Project.current()
+        written, skipped = _write(project, cast, work or novel.stem, lang, novel)
+        for p in written:
+            typer.echo(f"wrote {_rel(project, p)}")
+        if skipped:
+            typer.echo(f"skipped {len(skipped)} existing: " + ", ".join(_rel(project, p) for p in skipped))

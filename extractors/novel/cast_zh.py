@@ -26,21 +26,24 @@ from functools import lru_cache
 from .cast import CastMember
 
 # speech verbs that end a tag (simplified and traditional forms)
-_VERB = r"(?:道|说|說|曰|云|問|问|答|回|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應)"
-_TAG_END = re.compile(_VERB + r"[^，。．！？；：“”「」\"]{0,1}[：:，,]?\s*$")
+_VERB = (r"(?:道|说|說|曰|云|問|问|答|回|报|報|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應|"
+         r"命|吩咐|嘱咐|囑咐|让|讓|想|忖|唤|喚|催|止)")
+# a tag ends in a speech verb and at most one more character before a comma or colon (`笑道：`,
+# `说着，`), or in a verb and its object before a colon (`又问香菱：`, `因吩咐小丫头子们：`)
+_TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:，,]?|[^，。．！？；：“”「」\"\s]{2,7}[：:])\s*$")
 # a clause ends at these marks (commas too); a sentence at the first group only
 CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
 # where the predicate of a clause begins (after at least one subject character)
-_PRED = set("忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
+_PRED = set("报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
             "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜")
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
                     r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道")
 # clause openers that are not subjects
-_OPENER = re.compile(r"(?:只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
-                     r"一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
-_COUNT = re.compile(r"(?:一个|一個|一位|一名)")
+_OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽)|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
+                     r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
+_COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|兩個)")
 PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
 # body parts and inner speech: a clause like `口内说` takes its subject from the clause before
 _TRANSPARENT = re.compile(r"(?:口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
@@ -97,29 +100,76 @@ def bare_subject(clause: str) -> str | None:
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧"):
         return None
     k = 1
-    while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) and not _PRED2.match(clause, k):
+    while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) and not _PRED2.match(clause, k) \
+            and not _TRANSPARENT.match(clause, k):
         k += 1
+    if k < len(clause):  # jieba reads the clause as one: a word across the cut ends the subject before it
+        pos = 0
+        for w, _ in pos_tags(clause[:k + 3]):
+            if pos + len(w) > k:
+                k = pos if pos else k
+                break
+            pos += len(w)
     subj = clause[:k]
-    if "的" in subj and 1 <= len(subj) - subj.rindex("的") - 1 <= 3:  # `穿红袄的丫鬟`
-        subj = subj[subj.rindex("的") + 1:]
+    de = max(subj.rfind("的"), subj.rfind("之"))
+    if de >= 0 and 1 <= len(subj) - de - 1 <= 5:  # `穿红袄的丫鬟`, `贾赦之妻邢氏`, `宝玉的奶母李嬷嬷`
+        subj = subj[de + 1:]
     if len(subj) >= 3 and subj[0] in "那这這" and subj[1] not in "些":
         subj = subj[1:]
-    if k >= len(clause) or not 1 <= len(subj) <= 5 or not re.fullmatch(r"[\u4e00-\u9fff]+", subj):
+    if k >= len(clause) or not 1 <= len(subj) <= 7 or not re.fullmatch(r"[\u4e00-\u9fff]+", subj):
         return None
     if _TRANSPARENT.match(subj):
         return None
     if subj in PRONOUNS:
         return subj
-    tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
     if subj.endswith("家的"):
-        return subj
+        return subj if len(subj) <= 5 else None
+    tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
+    # a place phrase before the subject: `后院中有人`, `二门上小厮们`
+    cut = max((i + 1 for i, (_, f) in enumerate(tags[:-1]) if f[:1] in ("s", "f")), default=0)
+    tags = tags[cut:]
     while len(tags) > 1 and tags[0][1][:1] in ("c", "d", "p", "s", "f", "t"):
         tags.pop(0)
-    while tags and tags[-1][1][:1] not in ("n", "r"):
+    if len(tags) > 1 and tags[0][1][:1] == "v" and len(tags[0][0]) >= 2 and tags[0][0] not in ("有人",):
+        return None  # `口吐人言`: a verb opens the clause, no subject written
+    plural = tags.pop()[0] if len(tags) > 1 and tags[-1][0] in ("们", "們") else ""
+    while tags and (not _nominal(*tags[-1]) or tags[-1][0] in ("那里", "那裡", "这里", "這裡", "哪里", "哪裡")):
         tags.pop()
     if not tags or tags[-1][1] in ("t", "s", "f"):
         return None
-    return "".join(w for w, _ in tags)
+    if len(tags) > 1 and tags[-1][1].startswith("nr") and tags[-2][1][:1] == "n":
+        tags = tags[-1:]  # `妻邢氏`, `丫鬟莺儿`: a title or relation and the name
+    out = "".join(w for w, _ in tags) + plural
+    return out if len(out) <= 5 else None
+
+
+# the last character of a word for a person (`丫鬟`, `小厮`, `家人`, `老嬷嬷`, `道士`)
+_PERSON_END = set("人儿兒子头頭鬟娘婆妈媽姐妹嫂姨僧尼士官兵将將吏者客生女母父亲親妇婦嬷嬤童厮廝仆僕奴婢卒使公爷爺叔伯"
+                  "兄弟哥侄姪孙孫王帝后妃臣侯主师師仙姑丁汉漢们們等氏郎翁夫监監役贼賊军軍众眾辈輩友宾賓娃")
+
+
+def person_like(subj: str) -> bool:
+    """Whether a subject that is no cast member reads as a person: a group, a word ending in a
+    person morpheme (`小厮`, `那僧`), a name by jieba (`nr`), or a surname and one or two characters
+    that jieba reads as no verb, adverb or time word (`封肃`)."""
+    if is_group(subj) or subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj):
+        return True
+    tags = pos_tags(subj)
+    if len(subj) <= 4 and any(f.startswith("nr") for _, f in tags):
+        return True
+    return _surname_name(subj, tags)
+
+
+def _nominal(w: str, flag: str) -> bool:
+    """A word that can end a subject: a noun or pronoun to jieba, or a word for a person or a name that
+    jieba mistags (`平儿` as a measure word, `焦大` as an adjective)."""
+    return flag[:1] in ("n", "r") or (len(w) >= 2 and w[-1] in _PERSON_END) or _surname_name(w, [(w, flag)])
+
+
+def _surname_name(subj: str, tags: list[tuple[str, str]]) -> bool:
+    """A surname and one or two characters that jieba reads as one word, neither a common noun nor a
+    verb, adverb or time word (`封肃` is an adjective to jieba)."""
+    return 2 <= len(subj) <= 3 and subj[0] in _SURNAME and len(tags) == 1 and tags[0][1] in ("a", "nz", "x", "j", "l", "ng")
 
 
 def is_group(surface: str) -> bool:

@@ -39,6 +39,8 @@ def _gender(g: str | None) -> str | None:
 
 _TITLES = re.compile(r"^(?:mr|mrs|ms|miss|master|dr|doctor|sir|lady|lord|madame|madam|monsieur|mme|mlle|mademoiselle|"
                      r"captain|capt|colonel|col|major|general|professor|prof|rev|reverend|uncle|aunt|old|young|little)\.?$", re.I)
+_PARTICLES = {"de", "van", "der", "von", "du", "la", "le", "di", "da", "del", "of"}
+_FIRST_NAME_TITLE = re.compile(r"^(?:sir|lady|lord|miss|master|aunt|uncle|dame)\.?$", re.I)  # titles used with a first name
 _MALE_TITLE = re.compile(r"^(?:mr|sir|lord|monsieur|master)\.?$", re.I)
 
 
@@ -49,6 +51,7 @@ def _name_tokens(name: str) -> tuple[str | None, list[str]]:
     while toks and _TITLES.match(toks[0]):
         title = title or toks[0]
         toks = toks[1:]
+    toks = [t for t in toks if t not in _PARTICLES]  # `Lady Catherine de Bourgh`
     if not toks or not all(t[:1].isupper() and t.replace("-", "").replace("'", "").isalpha() for t in toks):
         return title, []
     return title, toks
@@ -61,6 +64,7 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
     surnames: dict[str, set[str]] = {}
     mr: dict[str, set[str]] = {}
     firsts: dict[str, set[str]] = {}
+    titled_firsts: dict[str, set[str]] = {}
     for c in chars:
         for n in [c.name, *c.aliases]:
             title, toks = _name_tokens(n)
@@ -71,7 +75,12 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
                 mr.setdefault(toks[-1].casefold(), set()).add(c.id)
             if len(toks) >= 2:
                 firsts.setdefault(toks[0].casefold(), set()).add(c.id)
+                if title and _FIRST_NAME_TITLE.match(title):
+                    titled_firsts.setdefault(f"{title} {toks[0]}".casefold(), set()).add(c.id)
     out = {}
+    for form, ids in titled_firsts.items():  # `Sir William`, `Lady Catherine`, `Miss Eliza`
+        if len(ids) == 1:
+            out[form] = next(iter(ids))
     for form, ids in firsts.items():
         if len(ids) == 1 and form not in surnames:
             out[form] = next(iter(ids))

@@ -1,0 +1,78 @@
+"""What a user gets with no configuration: each PDNC dev novel attributed with the cast that
+`characters discover` finds (not the gold character list), scored against the gold speakers.
+
+Usage: python benchmarks/novel_discovered.py [--books A,B]
+
+A discovered member counts as a gold character when its names resolve to that character and no
+other; a line given to a member that maps to no gold character counts as wrong (so a name the gold
+list lacks, such as `May` for Miss Welland, is scored as a wrong speaker).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from extractors.characters import normalize_name  # noqa: E402
+from extractors.novel import evaluate, pdnc  # noqa: E402
+from extractors.novel.cast import discover_cast  # noqa: E402
+from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
+from extractors.novel.names import NameIndex  # noqa: E402
+
+D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdnc" / "data"))
+
+
+def gold_map(book: Path, cast) -> dict[str, str]:
+    """Discovered id -> gold id, where the member's names single out one gold character (through the
+    same name index the attribution uses: gold aliases, surname/first-name forms, `Mr. X` over a bare `X`)."""
+    chars = pdnc.load_characters(book)
+    index = NameIndex(chars)
+    owners: dict[str, set[str]] = {}
+    for c in chars:
+        for n in c.names()[1:]:
+            owners.setdefault(normalize_name(n), set()).add(c.id)
+    mains = {normalize_name(c.name): c.id for c in chars}
+    out = {}
+    for m in cast:
+        if normalize_name(m.name) in mains:  # the same full name: that character, whatever the aliases say
+            out[m.id] = mains[normalize_name(m.name)]
+            continue
+        names = [m.name, *m.aliases]
+        ids = set().union(*(owners.get(normalize_name(n), set()) for n in names))
+        if len(ids) != 1:
+            ids = {index.lookup(n) for n in names} - {None}
+        if len(ids) == 1:
+            out[m.id] = next(iter(ids))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--books", default="")
+    a = ap.parse_args()
+    books = [D / b for b in a.books.split(",")] if a.books else sorted(p for p in D.iterdir() if p.is_dir())
+    precs = []
+    for b in books:
+        t0 = time.time()
+        text = read_novel(b / "novel_text.txt")
+        cast = discover_cast(text, "en")
+        lines = extract_novel(b / "novel_text.txt", b.name, [m.to_character(b.name) for m in cast], language="en", text=text)
+        dt = time.time() - t0
+        to_gold = gold_map(b, cast)
+        gold = pdnc.load_quotes(b)
+        rows = [(g.speaker, (to_gold.get(ln.speaker, "?unmapped") if ln is not None and ln.speaker else None))
+                for g, ln in zip(gold, evaluate.match(gold, lines))]
+        att = [r for r in rows if r[1]]
+        right = sum(1 for g, p in att if g == p)
+        prec = right / len(att) if att else 1.0
+        precs.append(prec)
+        print(f"{b.name[:28]:28s} cast {len(cast):3d} mapped {len(to_gold):3d}  acc {right / len(rows):.3f} "
+              f"cov {len(att) / len(rows):.3f} prec {prec:.3f}  unmapped {sum(1 for _, p in att if p == '?unmapped'):4d}  {dt:4.1f}s")
+    print(f"mean precision {sum(precs) / len(precs):.3f}, worst {min(precs):.3f}")
+
+
+if __name__ == "__main__":
+    main()

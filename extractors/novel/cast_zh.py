@@ -43,6 +43,8 @@ _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)
 # clause openers that are not subjects
 _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽)|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
                      r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
+_SPEECH = set("道说說曰云问問答叹嘆谓謂言")
+_SENT_OUT = re.compile(r"(?:使|令|差|遣|命|叫)(?:了)?(?:人|个人|個人)")
 _COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|兩個)")
 PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
 # body parts and inner speech: a clause like `口内说` takes its subject from the clause before
@@ -97,17 +99,21 @@ def strip_opener(text: str, pos: int, end: int) -> int:
 def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
-    if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧"):
-        return None
+    if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") or _PRED2.match(clause) \
+            or _SENT_OUT.match(clause):
+        return None  # `笑道`, `高声叫道`, `使人来说`: no subject written (or the one sent speaks)
     k = 1
     while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) and not _PRED2.match(clause, k) \
             and not _TRANSPARENT.match(clause, k):
         k += 1
-    if k < len(clause):  # jieba reads the clause as one: a word across the cut ends the subject before it
+    if k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
         pos = 0
-        for w, _ in pos_tags(clause[:k + 3]):
+        for w, f in pos_tags(clause[:k + 3]):
             if pos + len(w) > k:
-                k = pos if pos else k
+                if not pos and f in ("i", "l"):
+                    return None  # `仰天大笑曰`: an idiom opens the clause, no subject
+                if pos >= 2 and f[:1] in ("n", "v"):
+                    k = pos
                 break
             pos += len(w)
     subj = clause[:k]

@@ -27,7 +27,7 @@ from .cast import CastMember
 
 # speech verbs that end a tag (simplified and traditional forms)
 _VERB = (r"(?:道|说|說|曰|云|問|问|答|回|报|報|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應|"
-         r"命|吩咐|嘱咐|囑咐|让|讓|想|忖|唤|喚|催|止)")
+         r"命|吩咐|嘱咐|囑咐|让|讓|想|忖|唤|喚|催|止|奏|谏|諫|禀|稟|谕|諭)")
 # a tag ends in a speech verb and at most one more character before a comma or colon (`笑道：`,
 # `说着，`), or in a verb and its object before a colon (`又问香菱：`, `因吩咐小丫头子们：`)
 _TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:，,]?|[^，。．！？；：“”「」\"\s]{2,7}[：:])\s*$")
@@ -35,17 +35,19 @@ _TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:�
 CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
 # where the predicate of a clause begins (after at least one subject character)
-_PRED = set("报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
+_PRED = set("喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩乘慌告奏谏諫禀稟报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
             "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜")
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
                     r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道")
 # clause openers that are not subjects
-_OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽)|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
+_OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
                      r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
-_SPEECH = set("道说說曰云问問答叹嘆谓謂言")
+_SPEECH = set("道说說曰云问問答叹嘆谓謂言奏谏諫禀稟谕諭")
+# adverbs and manners between a subject and its speech verb (`急曰`, `大怒曰`, `冷笑道`)
+_MANNER = set("忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急笑冷含陪叹嘆怒喜惊驚大厉厲高低微叱喝哭泣")
 _SENT_OUT = re.compile(r"(?:使|令|差|遣|命|叫)(?:了)?(?:人|个人|個人)")
-_COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|兩個)")
+_COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|兩個|一(?![一二三四五六七八九十]))")
 PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
 # body parts and inner speech: a clause like `口内说` takes its subject from the clause before
 _TRANSPARENT = re.compile(r"(?:口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
@@ -73,7 +75,21 @@ def _pseg():
 
 
 def pos_tags(s: str) -> list[tuple[str, str]]:
-    return [(w, f) for w, f in _pseg().lcut(s)]
+    return list(_pos_tags(s))
+
+
+@lru_cache(maxsize=65536)
+def _pos_tags(s: str) -> tuple[tuple[str, str], ...]:
+    """jieba's words and part-of-speech flags of a short string (subjects repeat: cached)."""
+    return tuple((w, f) for w, f in _pseg().lcut(s))
+
+
+def is_word(s: str) -> bool:
+    """Whether jieba's dictionary holds s as a word (`飞身`, `策马`, `卓然`; not `操大`)."""
+    import jieba
+
+    _pseg()
+    return bool(jieba.get_FREQ(s))
 
 
 def tag_clause(text: str, s: int, e: int) -> int | None:
@@ -106,7 +122,7 @@ def bare_subject(clause: str) -> str | None:
     while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) and not _PRED2.match(clause, k) \
             and not _TRANSPARENT.match(clause, k):
         k += 1
-    if k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
+    if 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
         pos = 0
         for w, f in pos_tags(clause[:k + 3]):
             if pos + len(w) > k:
@@ -124,27 +140,36 @@ def bare_subject(clause: str) -> str | None:
         subj = subj[1:]
     if k >= len(clause) or not 1 <= len(subj) <= 7 or not re.fullmatch(r"[\u4e00-\u9fff]+", subj):
         return None
-    if _TRANSPARENT.match(subj):
-        return None
+    if _TRANSPARENT.match(subj) or _POEM.search(subj):
+        return None  # `后人有诗叹曰`: a poem, no speaker
     if subj in PRONOUNS:
         return subj
     if subj.endswith("家的"):
         return subj if len(subj) <= 5 else None
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
+    if len(subj) == 1:  # `允曰`, `操大怒曰`: a one-character name, unless a function word (`故问`, `且说`)
+        return subj if tags[0][1][:1] not in ("c", "d", "p", "u", "r", "m", "q", "f", "t", "s", "y", "e", "o") else None
     # a place phrase before the subject: `后院中有人`, `二门上小厮们`
     cut = max((i + 1 for i, (_, f) in enumerate(tags[:-1]) if f[:1] in ("s", "f")), default=0)
     tags = tags[cut:]
     while len(tags) > 1 and tags[0][1][:1] in ("c", "d", "p", "s", "f", "t"):
         tags.pop(0)
-    if len(tags) > 1 and tags[0][1][:1] == "v" and len(tags[0][0]) >= 2 and tags[0][0] not in ("有人",):
+    if len(tags) > 1 and tags[0][1][:1] == "v" and tags[0][0] not in ("有人",) \
+            and (len(tags[0][0]) >= 2 or any(f.startswith("nr") or f == "r" for _, f in tags[1:])):
         return None  # `口吐人言`: a verb opens the clause, no subject written
     plural = tags.pop()[0] if len(tags) > 1 and tags[-1][0] in ("们", "們") else ""
     while tags and (not _nominal(*tags[-1]) or tags[-1][0] in ("那里", "那裡", "这里", "這裡", "哪里", "哪裡")):
         tags.pop()
     if not tags or tags[-1][1] in ("t", "s", "f"):
         return None
-    if len(tags) > 1 and tags[-1][1].startswith("nr") and tags[-2][1][:1] == "n":
-        tags = tags[-1:]  # `妻邢氏`, `丫鬟莺儿`: a title or relation and the name
+    if len(tags) > 1 and tags[-1][1].startswith("nr") and (tags[-2][1] in ("n", "ng", "nz") or len(tags[-1][0]) >= 2):
+        tags = tags[-1:]  # `妻邢氏`, `太尉杨彪`, `行军从事满宠`: a title or relation and the name
+    w, f = tags[-1]
+    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in _SURNAME:
+        for i in range(1, len(w) - 1):  # `尉黄琬`, `司徒王允`: jieba joins a title to the name
+            if w[i] in _SURNAME and len(w) - i <= 3:
+                tags = [(w[i:], f)]
+                break
     out = "".join(w for w, _ in tags) + plural
     return out if len(out) <= 5 else None
 
@@ -154,14 +179,25 @@ _PERSON_END = set("人儿兒子头頭鬟娘婆妈媽姐妹嫂姨僧尼士官兵�
                   "兄弟哥侄姪孙孫王帝后妃臣侯主师師仙姑丁汉漢们們等氏郎翁夫监監役贼賊军軍众眾辈輩友宾賓娃")
 
 
+def speaks_directly(clause: str, subj: str) -> bool:
+    """Whether nothing but adverbs and the speech verb follow the subject in the tag's clause
+    (`孔融急曰`, `那原告道`): then the subject speaks, whatever jieba makes of it."""
+    rest = clause[clause.find(subj) + len(subj):] if subj in clause else ""
+    return bool(rest) and rest[-1] in _SPEECH and all(c in _MANNER or c in _SPEECH for c in rest)
+
+
 def person_like(subj: str) -> bool:
     """Whether a subject that is no cast member reads as a person: a group, a word ending in a
     person morpheme (`小厮`, `那僧`), a name by jieba (`nr`), or a surname and one or two characters
     that jieba reads as no verb, adverb or time word (`封肃`)."""
-    if is_group(subj) or subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj):
+    if is_group(subj):
         return True
     tags = pos_tags(subj)
-    if len(subj) <= 4 and any(f.startswith("nr") for _, f in tags):
+    if any(f[:1] == "v" for _, f in tags[1:]):
+        return False  # `静引诸子`: a verb inside
+    if subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj):
+        return True
+    if len(tags) == 1 and tags[0][1].startswith("nr") or len(tags) == 2 and tags[1][1].startswith("nr") and len(tags[1][0]) >= 2:
         return True
     return _surname_name(subj, tags)
 
@@ -180,6 +216,9 @@ def _surname_name(subj: str, tags: list[tuple[str, str]]) -> bool:
 
 def is_group(surface: str) -> bool:
     return bool(_GROUP.search(surface))
+
+
+_POEM = re.compile(r"诗|詩|词|詞|赞|讚|歌|^(?:书|書)(?!童|生|吏|办|辦)")
 
 
 def tag_subjects(text: str) -> list[str]:
@@ -238,7 +277,7 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
                 groups[b].append(f)
                 groups.pop(f, None)
     for b in [b for b in groups if len(b) == 1]:  # `飞` for `张飞`, `操` for `曹操`
-        owners = [g for g in groups if len(g) >= 2 and g.endswith(b) and not is_group(g)]
+        owners = [g for g in groups if 2 <= len(g) <= 3 and g[0] in _SURNAME and g.endswith(b) and not is_group(g)]
         forms = groups.pop(b)
         if len(owners) == 1:
             groups[owners[0]].extend(forms)

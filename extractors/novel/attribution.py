@@ -443,7 +443,10 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin):
                 continue
             # the family of the rule it copies: a name tag (`same-paragraph:name`) is surer than a guess
             kind = "name" if spk.rule in self.NAME_RULES else ("pronoun" if spk.pron_tag else "guess")
+            first = min(j for j in idx if res[j] is spk)
+            alone = all(m.cid == spk.speaker for m in self.narr_mentions.get(p, []))
             for j in idx:
                 if res[j].speaker is None and not res[j].pron_tag and spk.speaker not in res[j].vocatives:
                     res[j].speaker, res[j].confidence, res[j].evidence = spk.speaker, min(0.85, spk.confidence or 0.85), spk.evidence
-                    res[j].rule = "same-paragraph:" + kind
+                    # `"A," said X. "B."` with nobody else in the paragraph: B goes on X's turn
+                    res[j].rule = "same-paragraph:" + kind + (":after-alone" if j > first and alone else "")

@@ -121,3 +121,15 @@ def test_cli_empty_file(project, tmp_path):
 def test_cli_bad_language(project, samples):
     r = CliRunner().invoke(app, ["characters", "discover", str(samples / "alice29.txt"), "--language", "fr"])
     one_line_error(r, "--language")
+
+
+@needs_corpora
+def test_age_of_innocence_merges():
+    """A married name joins the maiden name (`May Archer`, `May Welland`, `May`); `The Marchioness` joins
+    `Marchioness Manson`; `Mrs. Manson` stays apart from `Mrs. Manson Mingott` (Manson is also a surname)."""
+    cast = discover_cast(read_novel(PDNC / "TheAgeOfInnocence" / "novel_text.txt"), "en")
+    names = {m.name: [m.name, *m.aliases] for m in cast}
+    may = next(v for v in names.values() if "May" in v)
+    assert {"May Welland", "May Archer"} <= set(may)
+    assert "Marchioness Manson" in next(v for v in names.values() if "The Marchioness" in v)
+    assert not any({"Mrs. Manson", "Mrs. Manson Mingott"} <= set(v) for v in names.values())

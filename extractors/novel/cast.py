@@ -20,7 +20,7 @@ class CastMember:
     aliases: list[str] = field(default_factory=list)   # other surface forms that belong to the same person
     gender: str | None = None                   # male / female / None
     count: int = 0                              # mentions in the text (all forms)
-    speaks: int = 0                             # quotations attributed to the person by an explicit tag
+    speaks: float = 0                           # speech tags naming them (a pronoun tag resolved to them counts 0.5)
     narrator: bool = False                      # the first-person narrator (`said I`, `我道`)
 
     @property

@@ -60,7 +60,7 @@ def discover(
 ) -> None:
     """List the people of a novel who speak or are spoken to, most frequent speaker first: the name
     (the fullest form the text uses), the other names that belong to the same person (`Mr. Darcy`,
-    `Darcy`), a gender guess, `speaks` (quotations with a speech tag naming them) and `count`
+    `Darcy`), a gender guess, `speaks` (speech tags naming them; a `she said` resolved to them counts half) and `count`
     (mentions). A first-person narrator (`said I`) is marked N. Names are merged only where the text
     supports it: different titles, genders or first names stay separate."""
     if language is not None and language not in ("en", "zh"):

@@ -70,21 +70,27 @@ RULE_PRECISION: dict[str, float] = {
 }
 
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -4.4802,
-    "posterior": 4.5241,
-    "before_agrees": 0.1139,
-    "before_contradicts": -0.1154,
-    "after_agrees": 0.0839,
-    "after_contradicts": -0.0213,
-    "both_agree": 0.2152,
-    "two_people": -0.0786,
-    "nobody_tagged": 0.5258,
-    "addressed": 0.7671,
-    "clean_alternation": 0.024,
-    "clean_and_sure": 0.5304,
-    "pronoun_tag": -0.0537,
-    "first_turn": -0.0424,
-    "log_turns": 0.4418
+    "bias": -3.6336,
+    "posterior": 2.8457,
+    "before_agrees": 0.2466,
+    "before_contradicts": 0.0187,
+    "after_agrees": 0.1536,
+    "after_contradicts": 0.0354,
+    "both_agree": 0.2341,
+    "two_people": -0.082,
+    "nobody_tagged": 0.5215,
+    "addressed": 0.7713,
+    "clean_alternation": 0.015,
+    "clean_and_sure": 0.5148,
+    "pronoun_tag": 0.0462,
+    "first_turn": -0.0574,
+    "log_turns": 0.4205,
+    "near_before": -0.239,
+    "near_after": -0.1159,
+    "margin": 0.9632,
+    "gap_before": -0.1474,
+    "narration_is_guess": 0.0805,
+    "narration_is_other": -0.9076
 }
 
 
@@ -105,6 +111,10 @@ def turn_vector(f: dict) -> dict[str, float]:
         "addressed": float(bool(f["addressed"])), "clean_alternation": float(bool(f.get("clean"))),
         "clean_and_sure": float(bool(f.get("clean")) and f["posterior"] >= 0.9), "pronoun_tag": float(bool(f["pron"])),
         "first_turn": float(bool(f["first"])), "log_turns": math.log(1 + f["len"]),
+        "near_before": 1.0 / f.get("d_before", 7), "near_after": 1.0 / f.get("d_after", 7),
+        "margin": float(f.get("margin", 1.0)), "gap_before": float(bool(f.get("gap_before"))),
+        "narration_is_guess": float(bool(f.get("narr_is_guess"))),
+        "narration_is_other": float(bool(f.get("narr_is_other"))),
     }
 
 

@@ -197,7 +197,7 @@ class ConversationMixin:
                     if pr < self.pron_sure and (k == 0 or turns[k - 1].fixed):
                         conf -= self.edge_unsure_discount
                     a.speaker, a.confidence = best, round(conf, 3)
-                    a.turn_features = turn_features(turns, k, best, pr, a.pron_tag)
+                    a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
                     a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                     a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
 
@@ -270,18 +270,20 @@ class ConversationMixin:
         return runs, run_of
 
 
-def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bool) -> dict:
-    """What backs a turn-taking guess: the posterior, whether the nearest name-tagged turns before
-    and after agree with strict alternation (+1), contradict it (-1) or are absent/far (0), how
-    many people are tagged in the exchange, and whether a neighbour turn addresses the guess."""
-    def anchor(step: int) -> int:
+def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bool, post_k: dict | None = None) -> dict:
+    """What backs a turn-taking guess: the posterior and its margin over the runner-up, whether the
+    nearest name-tagged turns before and after agree with strict alternation (+1), contradict it (-1)
+    or are absent/far (0) and how far they are, how many people are tagged in the exchange, whether a
+    neighbour turn addresses the guess, and whether the paragraph's own narration is about the guess
+    or about someone else."""
+    def anchor(step: int) -> tuple[int, int]:
         kk = k + step
         while 0 <= kk < len(turns) and abs(kk - k) <= 6:
             f = turns[kk].fixed
             if f:
-                return 1 if ((abs(kk - k) % 2 == 0) == (f == best)) else -1
+                return (1 if ((abs(kk - k) % 2 == 0) == (f == best)) else -1), abs(kk - k)
             kk += step
-        return 0
+        return 0, 7
     tagged = {t.fixed for t in turns if t.fixed}
     fixed = [(kk, t.fixed) for kk, t in enumerate(turns) if t.fixed]
     clean = False
@@ -291,6 +293,11 @@ def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bo
         clean = all((f0 if (kk - k0) % 2 == 0 else other) == f for kk, f in fixed) \
             and (f0 if (k - k0) % 2 == 0 else other) == best
     voc = any(best in turns[kk].vocatives for kk in (k - 1, k + 1) if 0 <= kk < len(turns))
-    return {"posterior": posterior, "before": anchor(-1), "after": anchor(1), "people": min(3, len(tagged)),
-            "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns)}
-
+    (before, d_before), (after, d_after) = anchor(-1), anchor(1)
+    ranked = sorted((post_k or {}).values(), reverse=True)
+    t = turns[k]
+    return {"posterior": posterior, "before": before, "after": after, "d_before": d_before, "d_after": d_after,
+            "margin": ranked[0] - ranked[1] if len(ranked) > 1 else 1.0, "people": min(3, len(tagged)),
+            "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns),
+            "gap_before": bool(t.gap_before), "narr_is_guess": best in t.narr_subj,
+            "narr_is_other": bool(set(t.narr_subj) - {best})}

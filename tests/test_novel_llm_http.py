@@ -125,7 +125,7 @@ def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, 
     lines = build_lines(text, gold)
     cache = tmp_path / "cache"
     with FakeOpenAIServer(gold) as server:
-        server.delay = 0.25
+        server.delay = 0.6  # wide enough that the interrupt lands mid-run even on a loaded machine
         env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET}
         script = tmp_path / "child.py"
         script.write_text(CHILD, encoding="utf-8")

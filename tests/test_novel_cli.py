@@ -113,3 +113,41 @@ def test_eval_attribution_min_confidence_is_the_hold(root, pdnc, tmp_path):
         scores[label] = json.loads(out.read_text())["overall"]
     assert scores["every"]["coverage"] > scores["default"]["coverage"] >= 0.8
     assert scores["default"]["precision"] >= 0.90 and scores["default"]["precision"] > scores["every"]["precision"]
+
+
+def test_first_person_novel_with_a_configured_narrator(tmp_path):
+    """`add-character --narrator`, then `extract novel`: `said I` lines are the narrator's, and a
+    character configured for another work (Alice) never matches this one."""
+    root = tmp_path / "proj"
+    (root / "configs" / "characters").mkdir(parents=True)
+    (root / "configs" / "characters" / "alice.yaml").write_text(
+        (REPO / "configs" / "characters" / "alice.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    for args in (("hastings", "--name", "Hastings", "--series", "styles", "--gender", "male", "--narrator"),
+                 ("poirot", "--name", "Hercule Poirot", "--series", "styles", "--gender", "male")):
+        assert run(root, "add-character", *args).returncode == 0
+    novel = tmp_path / "styles.txt"
+    novel.write_text('CHAPTER I\n\n"Where is Alice?" I asked.\n\n"Gone," said Poirot.\n\n'
+                     '"Then we wait," said I.\n', encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    p = run(root, "extract", "novel", str(novel), "--work", "styles", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
+    assert [(ln.speaker, ln.name) for ln in dia] == [("hastings", "I"), ("poirot", "Poirot"), ("hastings", "I")]
+    assert "2 character(s) configured" in p.stdout
+
+
+def test_chinese_novel_with_no_character_configured(root, tmp_path):
+    """红楼梦 as a user gets it: the 三国演义 characters configured in this project are not used; the
+    discovered cast is (宝玉 speaks, nobody is 何进)."""
+    src = REPO.parent / "shared" / "corpora" / "honglou" / "hongloumeng_1-8.txt"
+    if not src.exists():
+        pytest.skip("../shared/corpora/honglou not here")
+    out = tmp_path / "hlm.jsonl"
+    p = run(root, "extract", "novel", str(src), "--work", "hongloumeng", "-o", str(out), "--language", "zh")
+    assert p.returncode == 0, p.stderr
+    assert "discovered in the text" in p.stdout
+    dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
+    speakers = {ln.speaker for ln in dia if ln.speaker}
+    assert "hejin" not in speakers and "liubei" not in speakers
+    assert sum(ln.speaker == "宝玉" for ln in dia) >= 30
+    assert sum(1 for ln in dia if ln.speaker) / len(dia) >= 0.5

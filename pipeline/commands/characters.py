@@ -23,6 +23,7 @@ def add_character(
     gender: Optional[str] = typer.Option(None, "--gender", help="male or female (helps resolve 'he'/'she' in novels)."),
     personality: str = typer.Option("", "--personality", help="Supplement appended to the system prompt."),
     source: List[str] = typer.Option([], "--source", help="Source file(s) the character appears in (repeatable)."),
+    narrator: bool = typer.Option(False, "--narrator", help="The first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing config."),
 ) -> None:
     """Write configs/characters/ID.yaml; every stage resolves speaker names through its aliases."""
@@ -36,6 +37,6 @@ def add_character(
         old = load_character(path)
         raise InputError(f"character {cid!r} ({old.name}) already exists; pass --force to overwrite", path)
     ch = Character(id=cid, name=name, series=series, language=language, aliases=list(dict.fromkeys(alias)),
-                   gender=gender, personality=personality, sources=list(source))
+                   gender=gender, personality=personality, sources=list(source), narrator=narrator)
     written = save_character(project.configs, ch)
     typer.echo(f"wrote {written.relative_to(project.root) if written.is_relative_to(project.root) else written}")

@@ -70,27 +70,29 @@ RULE_PRECISION: dict[str, float] = {
 }
 
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -3.6336,
-    "posterior": 2.8457,
-    "before_agrees": 0.2466,
-    "before_contradicts": 0.0187,
-    "after_agrees": 0.1536,
-    "after_contradicts": 0.0354,
-    "both_agree": 0.2341,
-    "two_people": -0.082,
-    "nobody_tagged": 0.5215,
-    "addressed": 0.7713,
-    "clean_alternation": 0.015,
-    "clean_and_sure": 0.5148,
-    "pronoun_tag": 0.0462,
-    "first_turn": -0.0574,
-    "log_turns": 0.4205,
-    "near_before": -0.239,
-    "near_after": -0.1159,
-    "margin": 0.9632,
-    "gap_before": -0.1474,
-    "narration_is_guess": 0.0805,
-    "narration_is_other": -0.9076
+    "bias": -3.5717,
+    "posterior": 2.7467,
+    "before_agrees": 0.2511,
+    "before_contradicts": 0.0206,
+    "after_agrees": 0.1595,
+    "after_contradicts": 0.039,
+    "both_agree": 0.2345,
+    "two_people": -0.0882,
+    "nobody_tagged": 0.4937,
+    "addressed": 0.7719,
+    "clean_alternation": -0.0087,
+    "clean_and_sure": 0.5088,
+    "pronoun_tag": 0.0477,
+    "first_turn": -0.0551,
+    "log_turns": 0.444,
+    "near_before": -0.2404,
+    "near_after": -0.1193,
+    "margin": 0.9988,
+    "gap_before": -0.1437,
+    "narration_is_guess": 0.0898,
+    "narration_is_other": -0.8868,
+    "two_present": -0.0079,
+    "crowd": -0.1291
 }
 
 
@@ -115,6 +117,7 @@ def turn_vector(f: dict) -> dict[str, float]:
         "margin": float(f.get("margin", 1.0)), "gap_before": float(bool(f.get("gap_before"))),
         "narration_is_guess": float(bool(f.get("narr_is_guess"))),
         "narration_is_other": float(bool(f.get("narr_is_other"))),
+        "two_present": float(f.get("present", 0) == 2), "crowd": float(f.get("present", 0) >= 4),
     }
 
 

@@ -296,7 +296,8 @@ def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bo
     (before, d_before), (after, d_after) = anchor(-1), anchor(1)
     ranked = sorted((post_k or {}).values(), reverse=True)
     t = turns[k]
-    return {"posterior": posterior, "before": before, "after": after, "d_before": d_before, "d_after": d_after,
+    present = set(tagged).union(*(set(u.narr_subj) | set(u.narr_before) | u.vocatives for u in turns))
+    return {"present": len(present), "posterior": posterior, "before": before, "after": after, "d_before": d_before, "d_after": d_after,
             "margin": ranked[0] - ranked[1] if len(ranked) > 1 else 1.0, "people": min(3, len(tagged)),
             "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns),
             "gap_before": bool(t.gap_before), "narr_is_guess": best in t.narr_subj,

@@ -71,14 +71,19 @@ def score(text: str, labels: list[dict], lines: list, cast: list) -> dict:
             "none": len(rows) - n_gold, "rows": rows, "form": form}
 
 
-def run_honglou(show_misses: bool = False) -> dict:
-    path = HONGLOU / "hongloumeng_1-8.txt"
-    text = read_novel(path)
+def discover_and_extract(path: Path, work: str, text: str | None = None):
+    """(text, cast, lines, seconds to discover, seconds to extract) with no configuration."""
+    text = read_novel(path) if text is None else text
     t0 = time.perf_counter()
     cast = discover_cast(text, "zh")
-    chars = [m.to_character("hlm", "zh") for m in cast]
-    lines = extract_novel(path, "hlm", chars, language="zh", text=text)
-    dt = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    lines = extract_novel(path, work, [m.to_character(work, "zh") for m in cast], language="zh", text=text)
+    return text, cast, lines, t1 - t0, time.perf_counter() - t1
+
+
+def run_honglou(show_misses: bool = False) -> dict:
+    text, cast, lines, t_cast, t_lines = discover_and_extract(HONGLOU / "hongloumeng_1-8.txt", "hlm")
+    dt = t_cast + t_lines
     labels = load_labels(HONGLOU / "label_honglou_1-8.txt")
     r = score(text, labels, lines, cast)
     print(f"红楼梦 1-8: {len(text)} chars, cast {len(cast)}, {dt:.2f} s (discovery + extraction)")
@@ -100,13 +105,8 @@ def run_honglou(show_misses: bool = False) -> dict:
 
 
 def run_sanguo() -> None:
-    path = ROOT / "data" / "samples" / "sanguo_1-15.txt"
-    text = read_novel(path)
-    t0 = time.perf_counter()
-    cast = discover_cast(text, "zh")
-    chars = [m.to_character("sanguo", "zh") for m in cast]
-    lines = extract_novel(path, "sanguo", chars, language="zh", text=text)
-    dt = time.perf_counter() - t0
+    text, cast, lines, t_cast, t_lines = discover_and_extract(ROOT / "data" / "samples" / "sanguo_1-15.txt", "sanguo")
+    dt = t_cast + t_lines
     dia = [ln for ln in lines if ln.kind == "dialogue"]
     att = [ln for ln in dia if ln.speaker]
     top = {}
@@ -127,14 +127,10 @@ def run_speed(times: int) -> None:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "big.txt"
         path.write_text(big, encoding="utf-8")
-        t0 = time.perf_counter()
-        cast = discover_cast(big, "zh")
-        t1 = time.perf_counter()
-        lines = extract_novel(path, "big", [m.to_character("big", "zh") for m in cast], language="zh", text=big)
-        t2 = time.perf_counter()
+        _, _, lines, t_cast, t_lines = discover_and_extract(path, "big", big)
     n = sum(ln.kind == "dialogue" for ln in lines)
-    print(f"speed: 三国演义 sample x{times}: {len(big) / 1e6:.2f} M chars, {n} quotes, discovery {t1 - t0:.1f} s, "
-          f"extraction {t2 - t1:.1f} s")
+    print(f"speed: 三国演义 sample x{times}: {len(big) / 1e6:.2f} M chars, {n} quotes, discovery {t_cast:.1f} s, "
+          f"extraction {t_lines:.1f} s")
 
 
 def main() -> None:

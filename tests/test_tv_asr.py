@@ -15,7 +15,8 @@ file (0-1 s of silence added in front) faster-whisper averages 0.166 (range 0.14
 openai-whisper 0.149 (0.14-0.17, three cuts; without VAD 0.203, 0.16-0.24), so the
 base model on narrowband conversational speech sits around 0.15-0.2 and flips on tiny input
 changes (another CPU transcribes differently). The telephone test therefore guards against
-regression at 0.22 and the 0.15 target is an expected failure; clean speech is held to 0.15
+regression at 0.22; the 0.15 target on it is reported by benchmarks/tv_wer.py, not asserted (a
+test expected to fail sometimes could never fail); clean speech is held to 0.15
 (real clean speech, JFK's "ask not" clip in the benchmark, is transcribed without error).
 """
 
@@ -127,14 +128,6 @@ def test_wer_real_telephone_sample(samples, sample_reference, cache, backend):
     for phrase in ("this is diane in new jersey", "originally from chicago", "call me a yankee down here"):
         assert phrase in covered_words(tr, start, end)
     assert tr["clips"] and 5.5 <= tr["clips"][0] <= start  # decoding started at the speech, not the line noise
-
-
-@pytest.mark.xfail(reason="base weights on the narrowband sample average ~0.17 (see module docstring)", strict=False)
-@pytest.mark.parametrize("backend", ["openai-whisper", "faster-whisper"])
-def test_wer_real_telephone_sample_target(samples, sample_reference, cache, backend):
-    start, end, ref = sample_reference
-    tr = transcribe(samples / "sample.wav", backend=backend, language="en", cache_dir=cache, threads=1, progress=False)
-    assert wer(ref, words_in_span(tr, start, end), "whisper") <= 0.15
 
 
 def test_vad_spans_skip_the_line_noise_and_keep_pauses(samples, clean_speech):

@@ -97,7 +97,8 @@ TURN_WEIGHTS: dict[str, float] = {
 
 
 def rule_key(rule: str | None) -> str:
-    """`prev-pre-name-verb` and `pronoun-verb/kin` keep their family; `x/conv` is a turn guess."""
+    """The table key of a rule: its full name (`prev-pre-name-verb`, `pronoun-verb/kin`), so each
+    variant keeps its own measured precision."""
     return (rule or "?").strip()
 
 
@@ -110,14 +111,14 @@ def turn_vector(f: dict) -> dict[str, float]:
         "after_agrees": float(f["after"] == 1), "after_contradicts": float(f["after"] == -1),
         "both_agree": float(f["before"] == 1 and f["after"] == 1),
         "two_people": float(f["people"] == 2), "nobody_tagged": float(f["people"] == 0),
-        "addressed": float(bool(f["addressed"])), "clean_alternation": float(bool(f.get("clean"))),
-        "clean_and_sure": float(bool(f.get("clean")) and f["posterior"] >= 0.9), "pronoun_tag": float(bool(f["pron"])),
+        "addressed": float(bool(f["addressed"])), "clean_alternation": float(bool(f["clean"])),
+        "clean_and_sure": float(f["clean"] and f["posterior"] >= 0.9), "pronoun_tag": float(bool(f["pron"])),
         "first_turn": float(bool(f["first"])), "log_turns": math.log(1 + f["len"]),
-        "near_before": 1.0 / f.get("d_before", 7), "near_after": 1.0 / f.get("d_after", 7),
-        "margin": float(f.get("margin", 1.0)), "gap_before": float(bool(f.get("gap_before"))),
-        "narration_is_guess": float(bool(f.get("narr_is_guess"))),
-        "narration_is_other": float(bool(f.get("narr_is_other"))),
-        "two_present": float(f.get("present", 0) == 2), "crowd": float(f.get("present", 0) >= 4),
+        "near_before": 1.0 / f["d_before"], "near_after": 1.0 / f["d_after"],
+        "margin": float(f["margin"]), "gap_before": float(f["gap_before"]),
+        "narration_is_guess": float(f["narr_is_guess"]),
+        "narration_is_other": float(f["narr_is_other"]),
+        "two_present": float(f["present"] == 2), "crowd": float(f["present"] >= 4),
     }
 
 

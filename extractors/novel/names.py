@@ -108,7 +108,7 @@ class NameIndex:
             for form, cid in derived_forms(chars).items():
                 if form not in self.forms or self._is_stub(self.characters[self.forms[form]], form):
                     self.forms[form] = cid
-        self.narrator = next((c.id for c in chars if getattr(c, "narrator", False)), None)
+        self.narrator = next((c.id for c in chars if c.narrator), None)
         pats = sorted(self.forms, key=len, reverse=True)
         if not pats:
             self.regex = None

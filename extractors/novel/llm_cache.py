@@ -1,4 +1,4 @@
-"""On-disk cache of LLM answers, one JSON file per call, written atomically as each call completes.
+"""LLM answers in the shared content cache (`extractors.cache`): one JSON entry per answered call.
 
 The key is sha256 over (model name, full prompt text, chunk text), so a rerun or a run resumed
 after Ctrl-C or a crash finds every answer it already paid for. Entries hold the model name,
@@ -7,43 +7,28 @@ the raw answer and the token usage; never a key, a base URL or any other client 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from pathlib import Path
 
-from ..atomic import atomic_write_text
+from ..cache import ContentCache, content_key
 
 
 def cache_key(model: str, prompt: str, chunk: str) -> str:
-    h = hashlib.sha256()
-    for part in (model, prompt, chunk):
-        b = part.encode("utf-8")
-        h.update(len(b).to_bytes(8, "big"))
-        h.update(b)
-    return h.hexdigest()
+    return content_key(model, prompt, chunk)
 
 
 class AnswerCache:
-    """`get(key)` -> dict or None; `put(key, entry)` writes `<dir>/<k[:2]>/<k>.json` atomically."""
+    """`get(key)` -> dict or None; `put(key, ...)` writes `<dir>/<k[:2]>/<k>.json` at once (atomic, fsynced)."""
 
     def __init__(self, directory: str | Path):
-        self.dir = Path(directory)
+        self.store = ContentCache(directory)
+        self.dir = self.store.dir
 
     def path(self, key: str) -> Path:
-        return self.dir / key[:2] / f"{key}.json"
+        return self.store.path(key)
 
     def get(self, key: str) -> dict | None:
-        p = self.path(key)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError):  # a damaged entry is treated as missing and rewritten
-            return None
-        if not isinstance(data, dict) or not isinstance(data.get("raw"), str):
-            return None
-        return data
+        return self.store.get(key, lambda d: isinstance(d.get("raw"), str))
 
     def put(self, key: str, *, model: str, raw: str, tokens_in: int, tokens_out: int, usage_reported: bool) -> None:
         entry = {
@@ -55,4 +40,4 @@ class AnswerCache:
             "usage_reported": usage_reported,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
-        atomic_write_text(self.path(key), json.dumps(entry, ensure_ascii=False, indent=1))
+        self.store.put(key, entry, indent=1)

@@ -5,8 +5,8 @@ Two backends: `openai-whisper` (the reference implementation, PyTorch) and `fast
 `whisper_weights`), a path (an openai-whisper `.pt` checkpoint, or a CTranslate2 model directory
 for faster-whisper), or another Whisper model name (downloaded by the backend; needs internet).
 
-Transcripts are cached as JSON under `<cache_dir>/asr/` keyed by the sha256 of the media file's
-content, the backend, the model's identity and every decoding option (`DecodeOptions`), so a rerun
+Transcripts are cached as JSON under `<cache_dir>/asr/` (the shared `extractors.cache`) keyed by
+the sha256 of the media file's content, the backend, the model's identity and every decoding option (`DecodeOptions`), so a rerun
 costs nothing. By default only the spans Silero VAD hears speech in are decoded (`vad.py`).
 Timestamps are made monotonic: a segment never starts before the previous one ended, words stay
 inside their segment and in order.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_write_text
+from ..cache import ContentCache
 from ..errors import InputError
 from ..records import Line
 from .audio import SAMPLE_RATE, decode_audio
@@ -280,15 +280,11 @@ def transcribe(
         **opts.key(),
     }
     key = hashlib.sha256(json.dumps(key_parts, sort_keys=True).encode()).hexdigest()[:32]
-    cache_file = Path(cache_dir) / "asr" / f"{key}.json" if cache_dir else None
-    if cache_file is not None and cache_file.exists():
-        try:
-            cached = json.loads(cache_file.read_text(encoding="utf-8"))
-            if cached.get("key") == key_parts:
-                cached["cached"] = True
-                return cached
-        except (json.JSONDecodeError, OSError):
-            pass  # a damaged cache entry is simply recomputed
+    cache = ContentCache(Path(cache_dir) / "asr", shard=False) if cache_dir else None
+    cached = cache.get(key, lambda d: d.get("key") == key_parts) if cache else None
+    if cached is not None:
+        cached["cached"] = True
+        return cached
     if audio is None:
         audio = decode_audio(media)
     loaded = load_model(backend, model, threads)
@@ -298,8 +294,8 @@ def transcribe(
     segments = [s for s in enforce_monotonic(result["segments"]) if s["text"]]
     out = {"key": key_parts, "backend": backend, "model": model, "language": result["language"],
            "duration": round(len(audio) / SAMPLE_RATE, 3), "clips": clips, "segments": segments}
-    if cache_file is not None:
-        atomic_write_text(cache_file, json.dumps(out, ensure_ascii=False))
+    if cache is not None:
+        cache.put(key, out)
     out["cached"] = False
     return out
 

@@ -5,8 +5,8 @@
   its WER with (contractions expanded, numbers and British spellings standardised, fillers such
   as "uh"/"um" dropped, punctuation removed). Needs openai-whisper (the `asr` extra).
 
-`wer(ref, hyp)` is (substitutions + deletions + insertions) / reference words, from a word-level
-Levenshtein alignment.
+`wer(ref, hyp)` is (substitutions + deletions + insertions) / reference words, from jiwer's
+word-level alignment (`jiwer.process_words`) of the normalised texts.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+
+import jiwer
 
 from ..errors import InputError
 
@@ -46,14 +48,11 @@ def normalise(text: str, how: str = "whisper") -> str:
 
 
 def edit_distance(ref: list[str], hyp: list[str]) -> int:
-    """Word-level Levenshtein distance (substitutions + deletions + insertions)."""
-    prev = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        cur = [i] + [0] * len(hyp)
-        for j, h in enumerate(hyp, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h))
-        prev = cur
-    return prev[-1]
+    """Word-level Levenshtein distance (substitutions + deletions + insertions), by jiwer."""
+    if not ref:
+        return len(hyp)
+    out = jiwer.process_words(" ".join(ref), " ".join(hyp))
+    return out.substitutions + out.deletions + out.insertions
 
 
 def wer(reference: str, hypothesis: str, normalisation: str = "whisper") -> float:

@@ -31,10 +31,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .attribution import VERBS_EN
-from .cast import CastMember
+from .cast_member import CastMember
 from .chapters import split_paragraphs
 from .quotes import Quote, detect_style, find_quotes
+from .speech_tags import VERBS_EN
 
 # title -> (compatibility class, gender)
 _TITLES = {

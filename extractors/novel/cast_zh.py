@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from .cast import CastMember
+from .cast_member import CastMember
 
 # speech verbs that end a tag (simplified and traditional forms)
 _VERB = (r"(?:道|说|說|曰|云|問|问|答|回|报|報|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應|"

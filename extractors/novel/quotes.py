@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .speech_tags import VERBS_EN
+
 STYLES = ("cjk", "curly", "double", "backtick", "curly_single", "single")
 
 
@@ -203,8 +205,6 @@ _SENT_BREAK = re.compile(r"[.!?。！？]\s+[A-Z\u4e00-\u9fff]")
 def _own_tag(between: str, after: str) -> bool:
     """`"Hello," said Rosalind. "Good day," said Orlando.`: a tag that ends its sentence, then a part
     with a tag of its own — two utterances, not one."""
-    from .attribution import VERBS_EN
-
     if not re.search(r"[.!?]\s*$", between.strip()):
         return False
     verb = r"(?:" + VERBS_EN + r")\b"
@@ -216,8 +216,6 @@ def _tag_like(between: str) -> bool:
     """Text between two quotes of a paragraph that reads as the speech tag of the first part
     (`, said she, ` / `, Alice replied, ` / `, looking at Darcy, `): the parts are one utterance.
     A full sentence of narration, or a second speech verb (a new speaker's tag), separates them."""
-    from .attribution import VERBS_EN  # the speech verbs live with the attribution rules
-
     b = between.strip()
     if not b:
         return True

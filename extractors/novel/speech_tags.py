@@ -1,0 +1,43 @@
+"""English speech tags: the speech verbs and the patterns of a tag next to a quotation.
+
+`VERBS_EN` is the one list of speech verbs (quote joining in `quotes.py`, cast discovery in
+`cast_en.py` and the tag rules in `explicit_tags.py` all use it); the compiled patterns match
+`said Alice` / `Alice said` / `said she` / `her mother cried` around a quote.
+"""
+
+from __future__ import annotations
+
+import re
+
+VERBS_EN = (
+    "said|says|say|saying|replied|replies|reply|cried|cries|answered|answers|returned|observed|added|continued|"
+    "exclaimed|asked|asks|inquired|enquired|remarked|thought|thinks|began|begun|repeated|whispered|shouted|called|"
+    "screamed|muttered|murmured|interrupted|rejoined|resumed|pursued|protested|declared|insisted|urged|"
+    "pleaded|sobbed|sighed|laughed|growled|roared|yelled|persisted|explained|retorted|spoke|went\\s+on|"
+    "recollected|suggested|ventured|stammered|faltered|moaned|shrieked|sneered|grumbled|panted|gasped|argued|"
+    "agreed|concluded|demanded|hinted|promised|reasoned|reflected|reminded|sang|snapped|squeaked|warned|"
+    "wondered|yawned|joined\\s+in|put\\s+in|struck\\s+in|broke\\s+in|broke\\s+out|burst\\s+out|called\\s+out|"
+    "cried\\s+out|said\\s+aloud|read\\s+out|read|bawled|chuckled|giggled|groaned|howled|hissed|lisped|"
+    "mused|nodded|ordered|prompted|quoth|responded|retorted|scolded|shouted|smiled|stormed|told|urged|"
+    "wailed|went\\s+on\\s+saying|whimpered|wept|cautioned|commanded|confessed|corrected|interposed|"
+    "exclaiming|crying|replying|answering|returning|adding|continuing|observing|thinking|muttering|"
+    "whispering|repeating|calling|shouting|screaming|remarking|asking|inquiring|enquiring|said\\s+to\\s+(?:him|her|it)self"
+)
+_V = r"(?:" + VERBS_EN + r")\b"
+_ADV = r"(?:\s+(?:\w+ly|again|then|now|at\s+last|at\s+length|at\s+once|aloud|out|only|still|too|also|quickly|soon|instantly))*"
+_LEAD = r"[\s,;:.!?\-—–)(_*]*"
+PRON_GENDER = {"he": "male", "him": "male", "she": "female", "her": "female", "it": None, "i": None, "they": None}
+NOUN_GENDER = {
+    **{w: "female" for w in ("lady", "mother", "wife", "sister", "aunt", "daughter", "girl", "woman", "niece",
+                             "cousin's wife", "ladyship", "mistress", "housekeeper", "queen", "duchess", "child")},
+    **{w: "male" for w in ("father", "husband", "brother", "uncle", "son", "boy", "man", "gentleman", "nephew",
+                           "lordship", "master", "friend's father", "king", "duke", "servant", "fellow")},
+}
+
+_AFTER_VERB = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+(?:(?:poor|little|old|young|dear)\s+)?")
+_PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
+_NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
+_PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
+_NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
+_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+)*" + _V)
+_SENT_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.!?;]\s|[.!?;]$|—\s*$")

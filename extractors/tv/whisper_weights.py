@@ -180,6 +180,101 @@ def _dequantize(variables: dict[str, np.ndarray], name: str) -> np.ndarray:
     return w.astype(np.float32)
 
 
+def _whisper_dims(v: dict[str, np.ndarray]) -> dict:
+    """openai-whisper's ModelDimensions read off the CTranslate2 variables."""
+    def n_layers(prefix: str) -> int:
+        pat = re.compile(re.escape(prefix) + r"/layer_(\d+)/")
+        return len({m.group(1) for m in map(pat.match, v) if m})
+
+    return {
+        "n_mels": int(v["encoder/conv1/weight"].shape[1]),
+        "n_audio_ctx": int(v["encoder/position_encodings/encodings"].shape[0]),
+        "n_audio_state": int(v["encoder/conv2/weight"].shape[0]),
+        "n_audio_head": int(v["encoder/num_heads"]),
+        "n_audio_layer": n_layers("encoder"),
+        "n_vocab": int(v["decoder/embeddings/weight"].shape[0]),
+        "n_text_ctx": int(v["decoder/position_encodings/encodings"].shape[0]),
+        "n_text_state": int(v["decoder/embeddings/weight"].shape[1]),
+        "n_text_head": int(v["decoder/num_heads"]),
+        "n_text_layer": n_layers("decoder"),
+    }
+
+
+class _StateDict:
+    """openai-whisper's state dict, filled layer by layer from CTranslate2 variables (`used` records what was read)."""
+
+    def __init__(self, v: dict[str, np.ndarray], where: Path):
+        self.v, self.where = v, where
+        self.sd: dict[str, np.ndarray] = {}
+        self.used: set[str] = set()
+
+    def get(self, name: str) -> np.ndarray:
+        self.used.add(name)
+        if name + "_scale" in self.v:
+            self.used.add(name + "_scale")
+        return _dequantize(self.v, name)
+
+    def linear(self, dst: str, src: str, bias: bool = True) -> None:
+        self.sd[f"{dst}.weight"] = self.get(f"{src}/weight")
+        if bias:
+            self.sd[f"{dst}.bias"] = self.get(f"{src}/bias")
+
+    def norm(self, dst: str, src: str) -> None:
+        self.sd[f"{dst}.weight"] = self.get(f"{src}/gamma")
+        self.sd[f"{dst}.bias"] = self.get(f"{src}/beta")
+
+    def split(self, src: str, n: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        w, b = self.get(f"{src}/weight"), self.get(f"{src}/bias")
+        return np.split(w, n, axis=0), np.split(b, n, axis=0)
+
+    def key_value(self, dst: str, src: str, wk, bk, wv, bv) -> None:
+        if np.any(bk != 0):
+            raise InputError(f"{src}: key projection has a bias; not a Whisper layout", self.where)
+        self.sd[f"{dst}.key.weight"] = wk
+        self.sd[f"{dst}.value.weight"], self.sd[f"{dst}.value.bias"] = wv, bv
+
+    def self_attention(self, dst: str, src: str) -> None:
+        (wq, wk, wv), (bq, bk, bv) = self.split(f"{src}/linear_0", 3)
+        self.sd[f"{dst}.query.weight"], self.sd[f"{dst}.query.bias"] = wq, bq
+        self.key_value(dst, src, wk, bk, wv, bv)
+        self.linear(f"{dst}.out", f"{src}/linear_1")
+
+    def cross_attention(self, dst: str, src: str) -> None:
+        self.linear(f"{dst}.query", f"{src}/linear_0")
+        (wk, wv), (bk, bv) = self.split(f"{src}/linear_1", 2)
+        self.key_value(dst, src, wk, bk, wv, bv)
+        self.linear(f"{dst}.out", f"{src}/linear_2")
+
+    def block(self, dst: str, src: str, cross: bool) -> None:
+        self.self_attention(f"{dst}.attn", f"{src}/self_attention")
+        self.norm(f"{dst}.attn_ln", f"{src}/self_attention/layer_norm")
+        if cross:
+            self.cross_attention(f"{dst}.cross_attn", f"{src}/attention")
+            self.norm(f"{dst}.cross_attn_ln", f"{src}/attention/layer_norm")
+        self.linear(f"{dst}.mlp.0", f"{src}/ffn/linear_0")
+        self.linear(f"{dst}.mlp.2", f"{src}/ffn/linear_1")
+        self.norm(f"{dst}.mlp_ln", f"{src}/ffn/layer_norm")
+
+    def whisper(self, dims: dict) -> None:
+        """Every tensor of the model: encoder, decoder; checks the output projection is tied."""
+        self.linear("encoder.conv1", "encoder/conv1")
+        self.linear("encoder.conv2", "encoder/conv2")
+        self.sd["encoder.positional_embedding"] = self.get("encoder/position_encodings/encodings")
+        for i in range(dims["n_audio_layer"]):
+            self.block(f"encoder.blocks.{i}", f"encoder/layer_{i}", cross=False)
+        self.norm("encoder.ln_post", "encoder/layer_norm")
+        self.sd["decoder.token_embedding.weight"] = self.get("decoder/embeddings/weight")
+        self.sd["decoder.positional_embedding"] = self.get("decoder/position_encodings/encodings")
+        for i in range(dims["n_text_layer"]):
+            self.block(f"decoder.blocks.{i}", f"decoder/layer_{i}", cross=True)
+        self.norm("decoder.ln", "decoder/layer_norm")
+        # The output projection is tied to the token embedding in openai-whisper.
+        proj = self.get("decoder/projection/weight")
+        if not np.array_equal(proj, self.sd["decoder.token_embedding.weight"]):
+            raise InputError("output projection is not tied to the embeddings; cannot express it in openai-whisper",
+                             self.where)
+
+
 def ct2_whisper_to_openai(ct2_dir: str | Path) -> dict:
     """Convert a CTranslate2 Whisper model directory into an openai-whisper checkpoint dict."""
     import torch
@@ -191,98 +286,16 @@ def ct2_whisper_to_openai(ct2_dir: str | Path) -> dict:
     for alias, target in aliases.items():
         v.setdefault(alias, v[target])
     config = json.loads((ct2_dir / "config.json").read_text(encoding="utf-8"))
-
-    def n_layers(prefix: str) -> int:
-        pat = re.compile(re.escape(prefix) + r"/layer_(\d+)/")
-        return len({m.group(1) for m in map(pat.match, v) if m})
-
-    n_audio_layer, n_text_layer = n_layers("encoder"), n_layers("decoder")
-    n_audio_state = v["encoder/conv2/weight"].shape[0]
-    n_text_state = v["decoder/embeddings/weight"].shape[1]
-    dims = {
-        "n_mels": int(v["encoder/conv1/weight"].shape[1]),
-        "n_audio_ctx": int(v["encoder/position_encodings/encodings"].shape[0]),
-        "n_audio_state": int(n_audio_state),
-        "n_audio_head": int(v["encoder/num_heads"]),
-        "n_audio_layer": n_audio_layer,
-        "n_vocab": int(v["decoder/embeddings/weight"].shape[0]),
-        "n_text_ctx": int(v["decoder/position_encodings/encodings"].shape[0]),
-        "n_text_state": int(n_text_state),
-        "n_text_head": int(v["decoder/num_heads"]),
-        "n_text_layer": n_text_layer,
-    }
-    sd: dict[str, np.ndarray] = {}
-    used: set[str] = set()
-
-    def get(name: str) -> np.ndarray:
-        used.add(name)
-        if name + "_scale" in v:
-            used.add(name + "_scale")
-        return _dequantize(v, name)
-
-    def linear(dst: str, src: str, bias: bool = True) -> None:
-        sd[f"{dst}.weight"] = get(f"{src}/weight")
-        if bias:
-            sd[f"{dst}.bias"] = get(f"{src}/bias")
-
-    def norm(dst: str, src: str) -> None:
-        sd[f"{dst}.weight"] = get(f"{src}/gamma")
-        sd[f"{dst}.bias"] = get(f"{src}/beta")
-
-    def split(src: str, n: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        w, b = get(f"{src}/weight"), get(f"{src}/bias")
-        return np.split(w, n, axis=0), np.split(b, n, axis=0)
-
-    def self_attention(dst: str, src: str) -> None:
-        (wq, wk, wv), (bq, bk, bv) = split(f"{src}/linear_0", 3)
-        if np.any(bk != 0):
-            raise InputError(f"{src}: key projection has a bias; not a Whisper layout", ct2_dir)
-        sd[f"{dst}.query.weight"], sd[f"{dst}.query.bias"] = wq, bq
-        sd[f"{dst}.key.weight"] = wk
-        sd[f"{dst}.value.weight"], sd[f"{dst}.value.bias"] = wv, bv
-        linear(f"{dst}.out", f"{src}/linear_1")
-
-    def cross_attention(dst: str, src: str) -> None:
-        linear(f"{dst}.query", f"{src}/linear_0")
-        (wk, wv), (bk, bv) = split(f"{src}/linear_1", 2)
-        if np.any(bk != 0):
-            raise InputError(f"{src}: key projection has a bias; not a Whisper layout", ct2_dir)
-        sd[f"{dst}.key.weight"] = wk
-        sd[f"{dst}.value.weight"], sd[f"{dst}.value.bias"] = wv, bv
-        linear(f"{dst}.out", f"{src}/linear_2")
-
-    def block(dst: str, src: str, cross: bool) -> None:
-        self_attention(f"{dst}.attn", f"{src}/self_attention")
-        norm(f"{dst}.attn_ln", f"{src}/self_attention/layer_norm")
-        if cross:
-            cross_attention(f"{dst}.cross_attn", f"{src}/attention")
-            norm(f"{dst}.cross_attn_ln", f"{src}/attention/layer_norm")
-        linear(f"{dst}.mlp.0", f"{src}/ffn/linear_0")
-        linear(f"{dst}.mlp.2", f"{src}/ffn/linear_1")
-        norm(f"{dst}.mlp_ln", f"{src}/ffn/layer_norm")
-
-    linear("encoder.conv1", "encoder/conv1")
-    linear("encoder.conv2", "encoder/conv2")
-    sd["encoder.positional_embedding"] = get("encoder/position_encodings/encodings")
-    for i in range(n_audio_layer):
-        block(f"encoder.blocks.{i}", f"encoder/layer_{i}", cross=False)
-    norm("encoder.ln_post", "encoder/layer_norm")
-    sd["decoder.token_embedding.weight"] = get("decoder/embeddings/weight")
-    sd["decoder.positional_embedding"] = get("decoder/position_encodings/encodings")
-    for i in range(n_text_layer):
-        block(f"decoder.blocks.{i}", f"decoder/layer_{i}", cross=True)
-    norm("decoder.ln", "decoder/layer_norm")
-    # The output projection is tied to the token embedding in openai-whisper.
-    proj = get("decoder/projection/weight")
-    if not np.array_equal(proj, sd["decoder.token_embedding.weight"]):
-        raise InputError("output projection is not tied to the embeddings; cannot express it in openai-whisper", ct2_dir)
-
-    leftover = sorted(k for k, a in v.items() if a.ndim > 0 and k not in used and k not in aliases)
+    dims = _whisper_dims(v)
+    state = _StateDict(v, ct2_dir)
+    state.whisper(dims)
+    leftover = sorted(k for k, a in v.items() if a.ndim > 0 and k not in state.used and k not in aliases)
     if leftover:
         raise InputError(f"unmapped CTranslate2 weights: {', '.join(leftover[:5])}", ct2_dir / "model.bin")
     return {
         "dims": dims,
-        "model_state_dict": {k: torch.from_numpy(np.ascontiguousarray(a)).to(torch.float16) for k, a in sd.items()},
+        "model_state_dict": {k: torch.from_numpy(np.ascontiguousarray(a)).to(torch.float16)
+                             for k, a in state.sd.items()},
         "alignment_heads": [list(map(int, h)) for h in config.get("alignment_heads", [])],
         "converted_from": f"CTranslate2 {BUNDLED_NAME} ({', '.join(p.replace('_', '-') for p in PART_PACKAGES)})",
     }

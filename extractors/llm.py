@@ -16,6 +16,12 @@ def llm_configured() -> bool:
     return bool(os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"))
 
 
+def redact_secrets(text: str) -> str:
+    """`text` with the API key (if one is set) replaced by `***`: for error messages a server may echo."""
+    key = os.environ.get("OPENAI_API_KEY")
+    return text.replace(key, "***") if key and len(key) >= 4 else text
+
+
 def llm_model_name(default: str | None = None) -> str | None:
     return os.environ.get("ROLECORPUS_LLM_MODEL") or os.environ.get("OPENAI_MODEL") or default
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from extractors.characters import normalize_name
 from extractors.errors import InputError
+from extractors.llm import redact_secrets
 
 from .retrieval import StoryIndex
 from .rolefile import read_role_file
@@ -141,8 +142,9 @@ class CharacterBot:
         kinds = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
         try:
             out = self.llm.invoke([kinds[m["role"]](content=m["content"]) for m in msgs])
-        except Exception as e:  # network, auth, timeout: one line, no traceback
-            raise InputError(f"LLM call failed: {e.__class__.__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+        except Exception as e:  # network, auth, timeout (the chat model's own): one line, no traceback, no key
+            first = str(e).splitlines()[0] if str(e) else ""
+            raise InputError(f"LLM call failed: {e.__class__.__name__}: {redact_secrets(first)}") from None
         content = getattr(out, "content", out)
         if not isinstance(content, str) or not content.strip():
             raise InputError("LLM returned an empty answer")

@@ -60,7 +60,7 @@ def wer(reference: str, hypothesis: str, normalisation: str = "whisper") -> floa
     hyp = normalise(hypothesis, normalisation).split()
     if not ref:
         raise InputError("the reference transcript has no words")
-    return edit_distance(ref, hyp) / len(ref)
+    return float(jiwer.wer(" ".join(ref), " ".join(hyp)))
 
 
 def read_stm(path: str | Path) -> list[dict]:

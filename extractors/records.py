@@ -134,3 +134,13 @@ def summary(lines: list[Line], out: str | Path) -> str:
         f"wrote {len(lines)} lines to {out} ({kinds['dialogue']} dialogue, {kinds['action']} action, "
         f"{kinds['narration']} narration; {len(speakers)} speakers: {top})"
     )
+
+
+def line_counts(lines: list[Line]) -> dict:
+    """Counts for a metrics file: lines by kind, dialogue lines with a speaker, by evidence, distinct speakers."""
+    dia = [ln for ln in lines if ln.kind == "dialogue"]
+    att = [ln for ln in dia if ln.speaker]
+    return {"lines": len(lines), "by_kind": {k: sum(1 for ln in lines if ln.kind == k) for k in KINDS},
+            "dialogue": len(dia), "attributed": len(att),
+            "by_evidence": dict(sorted(Counter(ln.evidence or "?" for ln in att).items())),
+            "speakers": len({ln.speaker for ln in att})}

@@ -88,6 +88,7 @@ class CharacterSpec(Section):
 
 
 class Settings(Section):
+    sources: str = "data/samples"   # the folder of the works' input and companion files (a dep of every lines stage)
     works: dict[str, WorkSpec] = Field(default_factory=dict)
     characters: dict[str, CharacterSpec] = Field(default_factory=dict)
     segment: SegmentSettings = Field(default_factory=SegmentSettings)

@@ -15,7 +15,7 @@ from extractors.errors import InputError
 from ..cli_app import app, one_line_errors
 from ..paths import Project
 from ..settings import load_settings
-from .extract import run_extract
+from .run import run_extract
 
 
 def _rooted(project: Project, opts):

@@ -1,64 +1,20 @@
-"""`rolecorpus extract KIND SOURCE --work W -o OUT [options]`: one command per registered source kind, all
-generated from the kind's `Options` model and run through one function, `run_extract`:
-validate the options -> resolve characters -> run the extractor -> write the lines atomically -> metrics.
-`build-lines` (the DVC `lines` stage) calls `run_extract` directly with the options of configs/pipeline.yaml.
+"""`rolecorpus extract KIND SOURCE --work W -o OUT [options]`: one command per registered source kind, each
+generated from the kind's `Options` model (a field `foo_bar` is the flag `--foo-bar`, its description the help),
+all running through the one function `run.run_extract`.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
-import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 import typer
-from pydantic import BaseModel
 
-from extractors.atomic import atomic_write_text
-from extractors.characters import AliasResolver, load_characters
-from extractors.contract import ExtractContext
-from extractors.records import Line, write_lines
 from extractors.registry import get_extractor, kinds
 
 from ..cli_app import extract_app, one_line_errors
-from ..models import PipelineModels
-from ..paths import Project
-from ..settings import load_settings, validate_model
-
-
-def _stderr(msg: str) -> None:
-    print(msg, file=sys.stderr)
-
-
-def metrics_path(project: Project, kind: str, work: str) -> Path:
-    """`metrics/<kind>_<work>.json`: what an extractor reports in `ctx.metrics` (declared in dvc.yaml)."""
-    return project.metrics / f"{kind}_{work}.json"
-
-
-def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseModel | Mapping[str, Any],
-                project: Project | None = None, models=None, log: Callable[[str], None] = _stderr) -> list[Line]:
-    """Extract the lines of one source with the `kind` extractor and write them (nothing is written on error)."""
-    project = project or Project.current()
-    extractor = get_extractor(kind)()
-    opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options))
-    settings = load_settings(project.pipeline_yaml)
-    characters = load_characters(project.configs)
-    ctx = ExtractContext(
-        options=opts, resolver=AliasResolver(characters), characters=characters,
-        models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,
-        settings={"speakers": settings.speakers.model_dump(exclude_unset=True)},
-        metrics_dir=project.metrics, log=log)
-    lines = list(extractor.extract(Path(source), work, ctx))
-    write_lines(output, lines)
-    if ctx.metrics:
-        atomic_write_text(metrics_path(project, kind, work), json.dumps(ctx.metrics, indent=2) + "\n")
-    report = extractor.summary(lines, output, ctx)
-    if getattr(extractor, "summary_to_stdout", False):
-        typer.echo(report)
-    else:
-        log(report)
-    return lines
+from .run import run_extract
 
 
 def _option_param(name: str, field) -> inspect.Parameter:

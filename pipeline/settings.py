@@ -97,14 +97,15 @@ class Settings(Section):
     speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
 
 
-def _where(loc: tuple, prefix: str) -> str:
+def _where(loc: tuple, prefix: str | None) -> str:
     parts = [prefix] if prefix else []
     parts += [str(p) for p in loc]
     return ".".join(parts) or "(top level)"
 
 
-def describe(e: ValidationError, prefix: str = "") -> str:
-    """The first error of a ValidationError in one short line: the key's dotted path and what is wrong."""
+def describe(e: ValidationError, prefix: str | None = "") -> str:
+    """The first error of a ValidationError in one short line: the key's dotted path (after `prefix`) and what
+    is wrong. `prefix=None`: command-line options, whose validators' messages name the flag themselves."""
     err = e.errors()[0]
     loc = _where(err["loc"], prefix)
     if err["type"] == "extra_forbidden":
@@ -112,11 +113,11 @@ def describe(e: ValidationError, prefix: str = "") -> str:
     if err["type"] == "missing":
         return f"missing key {loc}"
     if err["type"] == "value_error":  # a validator's own message (it names the setting)
-        return f"{loc}: {err['ctx']['error']}" if prefix else str(err["ctx"]["error"])
+        return str(err["ctx"]["error"]) if prefix is None else f"{loc}: {err['ctx']['error']}"
     return f"{loc}: {err['msg'].lower()} (got {err.get('input')!r})"
 
 
-def validate_model(model: type[BaseModel], data: Any, path: Path | str | None = None, prefix: str = ""):
+def validate_model(model: type[BaseModel], data: Any, path: Path | str | None = None, prefix: str | None = ""):
     """`model.model_validate(data)`, with any error turned into a one-line InputError naming the file."""
     try:
         return model.model_validate(data)

@@ -38,7 +38,7 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     """Extract the lines of one source with the `kind` extractor and write them (nothing is written on error)."""
     project = project or Project.current()
     extractor = get_extractor(kind)()
-    opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options))
+    opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options), prefix=None)
     settings = load_settings(project.pipeline_yaml)
     characters = load_characters(project.configs)
     ctx = ExtractContext(

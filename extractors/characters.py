@@ -1,5 +1,8 @@
 """Character configs (`configs/characters/<id>.yaml`) and the alias resolver every stage uses.
 
+A character file is validated by the `Character` model (a pydantic dataclass, `extra="forbid"`): an unknown
+key or a wrong type is an error naming the key and the file.
+
 Names are matched case- and punctuation-tolerantly: `ROSALIND`, `Rosalind` and `Ros.` (if
 listed as an alias) all resolve to `rosalind`.
 """
@@ -8,10 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from pathlib import Path
+from typing import Literal, Optional
 
 import yaml
+from pydantic import ConfigDict, ValidationError, field_validator
+from pydantic.dataclasses import dataclass
 
 from .atomic import atomic_write_text
 from .errors import InputError
@@ -19,17 +25,27 @@ from .errors import InputError
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$|^[\u4e00-\u9fff][\u4e00-\u9fff0-9_\-]*$")
 
 
-@dataclass
+@dataclass(config=ConfigDict(extra="forbid"))
 class Character:
     id: str
     name: str
     series: str
     language: str = "en"
     aliases: list[str] = field(default_factory=list)
-    gender: str | None = None  # male / female / None; used for pronoun resolution
+    gender: Optional[Literal["male", "female"]] = None  # used for pronoun resolution
     personality: str = ""
     sources: list[str] = field(default_factory=list)
     narrator: bool = False  # the first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs
+
+    @field_validator("aliases", "sources", mode="before")
+    @classmethod
+    def _strings(cls, v):  # YAML reads `aliases: [1984]` as a number; `aliases:` alone as null
+        return [str(x) for x in (v or [])]
+
+    @field_validator("personality", mode="before")
+    @classmethod
+    def _text(cls, v):
+        return v or ""
 
     def names(self) -> list[str]:
         return [self.id, self.name, *self.aliases]
@@ -52,6 +68,16 @@ def character_path(config_dir: str | Path, cid: str) -> Path:
     return Path(config_dir) / "characters" / f"{cid}.yaml"
 
 
+def _problem(e: ValidationError) -> str:
+    err = e.errors()[0]
+    key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+        return f"unknown key {key}"
+    if err["type"] in ("missing", "missing_argument"):
+        return f"missing key {key} (a character config needs at least 'name' and 'series')"
+    return f"{key}: {err['msg'].lower()} (got {err.get('input')!r})"
+
+
 def load_character(path: str | Path) -> Character:
     path = Path(path)
     try:
@@ -62,14 +88,10 @@ def load_character(path: str | Path) -> Character:
         raise InputError("character config needs at least 'name' and 'series'", path)
     data.setdefault("id", path.stem)
     data.setdefault("series", "")
-    known = set(Character.__dataclass_fields__)
-    unknown = set(data) - known
-    if unknown:
-        raise InputError(f"unknown key(s) {', '.join(sorted(unknown))}", path)
-    data["aliases"] = [str(a) for a in (data.get("aliases") or [])]
-    data["sources"] = [str(s) for s in (data.get("sources") or [])]
-    data["personality"] = data.get("personality") or ""
-    return Character(**data)
+    try:
+        return Character(**data)
+    except ValidationError as e:
+        raise InputError(_problem(e), path) from None
 
 
 def save_character(config_dir: str | Path, ch: Character) -> Path:

@@ -7,6 +7,7 @@ the first malformed one; writing is atomic.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -122,3 +123,24 @@ def write_lines(path: str | Path, lines: Iterable[Line]) -> int:
         for ln in lines:
             w.write(ln.to_dict())
     return len(lines)
+
+
+def summary(lines: list[Line], out: str | Path) -> str:
+    """`wrote N lines to OUT (d dialogue, a action, n narration; k speakers: the top five)`."""
+    kinds = Counter(ln.kind for ln in lines)
+    speakers = Counter(ln.speaker for ln in lines if ln.kind == "dialogue")
+    top = ", ".join(f"{s} {n}" for s, n in speakers.most_common(5))
+    return (
+        f"wrote {len(lines)} lines to {out} ({kinds['dialogue']} dialogue, {kinds['action']} action, "
+        f"{kinds['narration']} narration; {len(speakers)} speakers: {top})"
+    )
+
+
+def line_counts(lines: list[Line]) -> dict:
+    """Counts for a metrics file: lines by kind, dialogue lines with a speaker, by evidence, distinct speakers."""
+    dia = [ln for ln in lines if ln.kind == "dialogue"]
+    att = [ln for ln in dia if ln.speaker]
+    return {"lines": len(lines), "by_kind": {k: sum(1 for ln in lines if ln.kind == k) for k in KINDS},
+            "dialogue": len(dia), "attributed": len(att),
+            "by_evidence": dict(sorted(Counter(ln.evidence or "?" for ln in att).items())),
+            "speakers": len({ln.speaker for ln in att})}

@@ -8,7 +8,7 @@ import sys
 from extractors.errors import InputError
 
 from .cli_app import app
-from .commands import build, cast, characters, chat, corpus, novel, scripts, speakers, tv  # noqa: F401  (registers commands)
+from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: F401  (registers commands)
 
 
 def main() -> None:

@@ -42,11 +42,6 @@ class Params:
     trailing_context: int = 1
     min_reply_chars: int = 2
 
-    @classmethod
-    def from_dict(cls, d: dict) -> "Params":
-        known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in (d or {}).items() if k in known})
-
 
 def split_sentences(text: str) -> list[str]:
     parts, last = [], 0

@@ -1,60 +1,142 @@
-"""Stage parameters from `configs/pipeline.yaml`, merged over built-in defaults."""
+"""The typed configuration of `configs/pipeline.yaml`: one pydantic model per section, defaults defined here once.
+
+Every section forbids unknown keys, so a typo (`max_token:`) or a wrong type is an `InputError` naming the key
+and the file instead of a setting that is silently dropped. `works:` maps a work id to its source kind, input
+file and the kind's options, which are checked against that kind's `Options` model (extractors.registry).
+"""
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from pathlib import Path
+from typing import Any, Literal, Union
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from extractors.errors import InputError
+from extractors.registry import get_extractor, kinds
+from extractors.tv.speaker_id import DEFAULTS as SPEAKER_DEFAULTS
 
-DEFAULTS: dict = {
-    "segment": {
-        "max_tokens": 500,        # token budget per story (tiktoken cl100k_base)
-        "max_speakers": 4,        # distinct speakers per story, narrator not counted
-        "max_narration": 4,       # narration/action lines per story
-        "max_gap": 3,             # lines allowed between the other speaker's line and R's reply
-        "leading_context": 2,     # lines kept before the prompting line
-        "trailing_context": 1,    # lines kept after R's last reply
-        "min_reply_chars": 2,     # R's reply must have at least this many characters
-    },
-    "embed": {
-        "backend": "use",         # use (offline Universal Sentence Encoder) | openai
-        "model": "text-embedding-3-small",  # only for backend openai
-        "threads": 0,             # 0 = all cores
-        "batch": 64,
-    },
-    "chat": {
-        "story_tokens": 1500,
-        "history_tokens": 1200,
-        "model": "gpt-4o-mini",
-        "temperature": 0.7,
-        "timeout": 60,
-    },
-    "works": {},
-    "characters": {},
-}
+from .segment import Params
 
 
-def _merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for k, v in (over or {}).items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _merge(out[k], v)
-        else:
-            out[k] = v
-    return out
+class Section(BaseModel):
+    """A section of pipeline.yaml: unknown keys and wrong types are errors."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-def load_settings(path: str | Path | None) -> dict:
-    """Defaults merged with the YAML file if it exists."""
+def _from_defaults(name: str, defaults: dict, doc: str, **more) -> type[Section]:
+    """A Section model whose fields (types and defaults) are those of a dict of defaults kept elsewhere."""
+    fields = {k: (type(v), v) for k, v in defaults.items()}
+    fields.update(more)
+    return create_model(name, __base__=Section, __doc__=doc, **fields)
+
+
+# The segmenter's limits: defined once, as the fields of pipeline.segment.Params.
+SegmentSettings = _from_defaults(
+    "SegmentSettings", {f.name: f.default for f in dataclasses.fields(Params)},
+    "`segment:` the story limits of the finite-state segmenter (pipeline.segment.Params).")
+
+
+class EmbedSettings(Section):
+    backend: Literal["use", "openai"] = "use"    # use (offline Universal Sentence Encoder) | openai
+    model: str = "text-embedding-3-small"         # only for backend openai
+    threads: int = 0                              # 0 = all cores
+    batch: int = Field(64, ge=1)
+
+
+class ChatSettings(Section):
+    story_tokens: int = 1500
+    history_tokens: int = 1200
+    model: str = "gpt-4o-mini"
+    temperature: float = 0.7
+    timeout: float = 60          # seconds an LLM answer may take
+
+
+# Speaker identification by voice: defined once, in extractors.tv.speaker_id.DEFAULTS (scores are ECAPA cosines).
+SpeakerSettings = _from_defaults(
+    "SpeakerSettings", SPEAKER_DEFAULTS, "`speakers:` thresholds and segment settings of speaker identification.",
+    threads=(int, 0))  # torch threads; 0 = all cores
+
+
+class WorkSpec(Section):
+    """One work built by `dvc repro`: `rolecorpus build-lines WORK` runs the `kind` extractor on `input`."""
+
+    kind: str
+    input: str
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, v: str) -> str:
+        if v not in kinds():
+            raise ValueError(f"unknown source kind {v!r} (known: {', '.join(kinds())})")
+        return v
+
+    def typed_options(self, work: str, path: Path | str | None = None) -> BaseModel:
+        """The options validated by the kind's Options model (errors name works.<work>.options.<key>)."""
+        return validate_model(get_extractor(self.kind).Options, self.options, path, f"works.{work}.options")
+
+
+class CharacterSpec(Section):
+    work: Union[str, list[str]]
+
+    def works(self) -> list[str]:
+        return [self.work] if isinstance(self.work, str) else list(self.work)
+
+
+class Settings(Section):
+    sources: str = "data/samples"   # the folder of the works' input and companion files (a dep of every lines stage)
+    works: dict[str, WorkSpec] = Field(default_factory=dict)
+    characters: dict[str, CharacterSpec] = Field(default_factory=dict)
+    segment: SegmentSettings = Field(default_factory=SegmentSettings)
+    embed: EmbedSettings = Field(default_factory=EmbedSettings)
+    chat: ChatSettings = Field(default_factory=ChatSettings)
+    speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
+
+
+def _where(loc: tuple, prefix: str | None) -> str:
+    parts = [prefix] if prefix else []
+    parts += [str(p) for p in loc]
+    return ".".join(parts) or "(top level)"
+
+
+def describe(e: ValidationError, prefix: str | None = "") -> str:
+    """The first error of a ValidationError in one short line: the key's dotted path (after `prefix`) and what
+    is wrong. `prefix=None`: command-line options, whose validators' messages name the flag themselves."""
+    err = e.errors()[0]
+    loc = _where(err["loc"], prefix)
+    if err["type"] == "extra_forbidden":
+        return f"unknown key {loc}"
+    if err["type"] == "missing":
+        return f"missing key {loc}"
+    if err["type"] == "value_error":  # a validator's own message (it names the setting)
+        return str(err["ctx"]["error"]) if prefix is None else f"{loc}: {err['ctx']['error']}"
+    return f"{loc}: {err['msg'].lower()} (got {err.get('input')!r})"
+
+
+def validate_model(model: type[BaseModel], data: Any, path: Path | str | None = None, prefix: str | None = ""):
+    """`model.model_validate(data)`, with any error turned into a one-line InputError naming the file."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise InputError(describe(e, prefix), path) from None
+
+
+def load_settings(path: str | Path | None) -> Settings:
+    """The settings of the YAML file (every section defaulted when the file or the section is absent)."""
     if path is None or not Path(path).exists():
-        return copy.deepcopy(DEFAULTS)
+        return Settings()
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:
         raise InputError(f"not valid YAML ({e.__class__.__name__})", path) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping of stage names to parameters", path)
-    return _merge(DEFAULTS, data)
+    data = {k: ({} if v is None else v) for k, v in data.items()}
+    settings = validate_model(Settings, data, path)
+    for work, spec in settings.works.items():
+        spec.typed_options(work, path)
+    return settings

@@ -71,6 +71,66 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
     return chapters, paras, para_ch, quotes, attrs
 
 
+def _events(text: str, paras: list[tuple[int, int]], quotes: list[Quote]) -> list[tuple[int, int, str, object]]:
+    """Quotations and the narration/action pieces between them, in reading order: (start, rank, kind, payload)."""
+    events: list[tuple[int, int, str, object]] = []
+    q_paras: dict[int, list[Quote]] = {}
+    for i, q in enumerate(quotes):
+        events.append((q.start, 1, "q", i))
+        for p in dict.fromkeys(q.paras):
+            q_paras.setdefault(p, []).append(q)
+    for pi, (ps, pe) in enumerate(paras):
+        cuts = sorted(o for q in q_paras.get(pi, []) for o, pp in zip(q.outer, q.paras) if pp == pi)
+        pieces = uncovered(ps, pe, cuts)
+        kind = "action" if cuts else "narration"
+        for s, e in pieces:
+            if _has_words(text[s:e]):
+                events.append((s, 0, kind, (pi, s, e)))
+    events.sort(key=lambda ev: (ev[0], ev[1]))
+    return events
+
+
+def _unit(ch) -> str:
+    return ch.title or ("front matter" if ch.number == 0 else str(ch.number))
+
+
+def _quote_line(text: str, work: str, src: str, index: int, q: Quote, a: Attribution, ch, names: dict,
+                language: str) -> Line:
+    words = _clean(" ".join(text[s:e] for s, e in q.spans), language)
+    extra = {"start": q.start, "end": q.end, "chapter": ch.number, "paragraph": q.para}
+    if len(q.spans) > 1:
+        extra["spans"] = [[s, e] for s, e in q.spans]
+    if a.rule:
+        extra["rule"] = a.rule
+    name = a.surface if a.speaker and a.evidence == "explicit-verb" and a.rule and "pron" not in a.rule else None
+    if a.speaker and not name:
+        name = names[a.speaker].name if a.speaker in names else None
+    return Line(work=work, source=src, unit=_unit(ch), index=index, kind="dialogue",
+                text=words, speaker=a.speaker, name=name,
+                confidence=round(a.confidence, 3) if a.speaker else None,
+                evidence=a.evidence if a.speaker else None, extra=extra)
+
+
+def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwargs: dict | None,
+              attrs: list[Attribution], q_line: dict[int, int], names: dict) -> list[Line]:
+    """The LLM for the quotes the rules left unresolved; what it leaves falls back to the held rule guess."""
+    from .kor_llm import llm_attribute
+
+    kw = dict(llm_kwargs or {})
+    cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))
+    lines = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
+    held = {i: attrs[i].held for i in range(len(attrs)) if attrs[i].held}
+    if held:
+        from dataclasses import replace
+
+        for n, ln in enumerate(lines):
+            h = held.get(q_line.get(n, -1))
+            if ln.kind == "dialogue" and ln.speaker is None and h:
+                lines[n] = replace(ln, speaker=h[0], confidence=round(h[1], 3), evidence=h[2],
+                                   name=names[h[0]].name if h[0] in names else None)
+    return lines
+
+
 def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
                   language: str | None = None, encoding: str | None = None, llm=None,
                   llm_kwargs: dict | None = None, progress: Callable[[int], None] | None = None,
@@ -94,69 +154,24 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     if not quotes:
         raise InputError(f"no quotations found in {len(paras)} paragraph(s); is this a novel with dialogue?", path)
     names = {c.id: c for c in chars}
-
-    # events in reading order: (start, kind, payload)
-    events: list[tuple[int, int, str, object]] = []
-    q_paras: dict[int, list[Quote]] = {}
-    for i, q in enumerate(quotes):
-        events.append((q.start, 1, "q", i))
-        for p in dict.fromkeys(q.paras):
-            q_paras.setdefault(p, []).append(q)
-    for pi, (ps, pe) in enumerate(paras):
-        cuts = sorted(o for q in q_paras.get(pi, []) for o, pp in zip(q.outer, q.paras) if pp == pi)
-        pieces = uncovered(ps, pe, cuts)
-        kind = "action" if cuts else "narration"
-        for s, e in pieces:
-            if _has_words(text[s:e]):
-                events.append((s, 0, kind, (pi, s, e)))
-    events.sort(key=lambda ev: (ev[0], ev[1]))
-
     q_line: dict[int, int] = {}  # line number -> quote index
     lines: list[Line] = []
-    src = path.name
-    for n, (pos, _, kind, payload) in enumerate(events):
+    for n, (_pos, _, kind, payload) in enumerate(_events(text, paras, quotes)):
         if kind == "q":
             q = quotes[payload]
-            a = attrs[payload]
             q_line[len(lines)] = payload
-            ch = chapters[para_ch[q.para]]
-            words = _clean(" ".join(text[s:e] for s, e in q.spans), language)
-            extra = {"start": q.start, "end": q.end, "chapter": ch.number, "paragraph": q.para}
-            if len(q.spans) > 1:
-                extra["spans"] = [[s, e] for s, e in q.spans]
-            if a.rule:
-                extra["rule"] = a.rule
-            name = a.surface if a.speaker and a.evidence == "explicit-verb" and a.rule and "pron" not in a.rule else None
-            if a.speaker and not name:
-                name = names[a.speaker].name if a.speaker in names else None
-            lines.append(Line(work=work, source=src, unit=ch.title or ("front matter" if ch.number == 0 else str(ch.number)), index=len(lines), kind="dialogue",
-                              text=words, speaker=a.speaker, name=name,
-                              confidence=round(a.confidence, 3) if a.speaker else None,
-                              evidence=a.evidence if a.speaker else None, extra=extra))
+            lines.append(_quote_line(text, work, path.name, len(lines), q, attrs[payload],
+                                     chapters[para_ch[q.para]], names, language))
         else:
             pi, s, e = payload
             ch = chapters[para_ch[pi]]
-            lines.append(Line(work=work, source=src, unit=ch.title or ("front matter" if ch.number == 0 else str(ch.number)), index=len(lines), kind=kind,
+            lines.append(Line(work=work, source=path.name, unit=_unit(ch), index=len(lines), kind=kind,
                               text=_clean(text[s:e], language),
                               extra={"start": s, "end": e, "chapter": ch.number, "paragraph": pi}))
         if progress and n % 500 == 0:
             progress(n)
     if llm is not None:
-        from .kor_llm import llm_attribute  # the LLM pass for what the rules left unresolved
-
-        kw = dict(llm_kwargs or {})
-        cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))
-        lines = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
-        # quotes the LLM left unresolved fall back to the rules' held (low-confidence) guess
-        held = {i: attrs[i].held for i in range(len(quotes)) if attrs[i].held}
-        if held:
-            from dataclasses import replace
-
-            for n, ln in enumerate(lines):
-                h = held.get(q_line.get(n, -1))
-                if ln.kind == "dialogue" and ln.speaker is None and h:
-                    lines[n] = replace(ln, speaker=h[0], confidence=round(h[1], 3), evidence=h[2],
-                                       name=names[h[0]].name if h[0] in names else None)
+        lines = _llm_pass(lines, text, chars, llm, llm_kwargs, attrs, q_line, names)
     return lines
 
 

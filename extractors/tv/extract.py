@@ -12,7 +12,7 @@ from typing import Callable
 from ..characters import AliasResolver
 from ..errors import InputError
 from ..records import Line
-from .asr import BUNDLED_MODEL, transcribe, transcript_to_lines
+from .asr import DecodeOptions, transcribe, transcript_to_lines
 from .audio import SAMPLE_RATE, decode_audio
 from .subtitles import subtitle_lines
 
@@ -28,65 +28,69 @@ def _check_against_media(lines: list[Line], duration: float, subtitles: Path) ->
                 "is it the subtitle file of another episode?", subtitles, ln.extra.get("row"))
 
 
+def _subtitle_lines(media: Path, work: str, duration: float, opts, resolver, say) -> list[Line]:
+    subtitles = Path(opts.subtitles)
+    lines = subtitle_lines(subtitles, work, source=media.name, unit=media.stem, resolver=resolver, encoding=opts.encoding)
+    _check_against_media(lines, duration, subtitles)
+    for ln in lines:
+        ln.extra["subtitles"] = subtitles.name
+    say(f"{len(lines)} lines from {subtitles.name}")
+    return lines
+
+
+def _asr_lines(media: Path, work: str, audio, opts, cache_dir, progress: bool, say) -> list[Line]:
+    asr_options = DecodeOptions(beam_size=opts.beam_size, best_of=opts.beam_size, vad=opts.vad)
+    tr = transcribe(media, backend=opts.asr_backend, model=opts.model, language=opts.language, cache_dir=cache_dir,
+                    audio=audio, threads=opts.threads, progress=progress, options=asr_options)
+    lines = transcript_to_lines(tr, work, media.name, media.stem)
+    if not lines:
+        raise InputError("Whisper heard no speech in the media", media)
+    say(f"{len(lines)} lines transcribed by {opts.asr_backend} ({opts.model}, language {tr['language']})"
+        + (" [cached]" if tr.get("cached") else ""))
+    return lines
+
+
 def extract_tv(
     media: str | Path,
     work: str,
-    subtitles: str | Path | None = None,
-    speakers: str | Path | None = None,
-    language: str | None = None,
-    asr_backend: str = "openai-whisper",
-    model: str = BUNDLED_MODEL,
-    cache_dir: str | Path | None = None,
-    resolver: AliasResolver | None = None,
+    opts,
     *,
-    encoding: str | None = None,
-    speaker_options: dict | None = None,
-    encoder=None,
-    threads: int = 0,
+    resolver: AliasResolver | None = None,
+    speaker_encoder: Callable[[], object] | None = None,
+    speaker_thresholds: dict | None = None,
+    cache_dir: str | Path | None = None,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
-    asr_options=None,
 ) -> list[Line]:
-    """Lines of one episode. `cache_dir` holds the ASR transcripts (keyed by content hash, model, options).
+    """Lines of one episode, as `opts` (extractors.tv.extractor.TvOptions) asks.
 
-    `speaker_options` may give `accept` / `maybe` thresholds for speaker identification; `encoder`
-    is the ECAPA encoder (built from the offline weights when None). `asr_options` are Whisper's
-    decoding options (`asr.DecodeOptions`; its defaults when None).
+    `cache_dir` holds the ASR transcripts (keyed by content hash, model, options). With `opts.speakers`, lines
+    are labelled by voice with the encoder `speaker_encoder()` returns (the ECAPA encoder, built by the caller)
+    and the `accept` / `maybe` of `speaker_thresholds` (the speaker model's own when absent).
     """
     media = Path(media)
     say = log or (lambda _msg: None)
+    if opts.speakers is not None and not Path(opts.speakers).is_dir():
+        raise InputError("no such speaker model directory (make one with `rolecorpus speakers train`)", opts.speakers)
     audio = decode_audio(media)
     duration = len(audio) / SAMPLE_RATE
-    source, unit = media.name, media.stem
-    if subtitles is not None:
-        subtitles = Path(subtitles)
-        lines = subtitle_lines(subtitles, work, source=source, unit=unit, resolver=resolver, encoding=encoding)
-        _check_against_media(lines, duration, subtitles)
-        for ln in lines:
-            ln.extra["subtitles"] = subtitles.name
-        say(f"{len(lines)} lines from {subtitles.name}")
+    if opts.subtitles is not None:
+        lines = _subtitle_lines(media, work, duration, opts, resolver, say)
     else:
-        tr = transcribe(media, backend=asr_backend, model=model, language=language, cache_dir=cache_dir,
-                        audio=audio, threads=threads, progress=progress, options=asr_options)
-        lines = transcript_to_lines(tr, work, source, unit)
-        if not lines:
-            raise InputError("Whisper heard no speech in the media", media)
-        say(f"{len(lines)} lines transcribed by {asr_backend} ({model}, language {tr['language']})"
-            + (" [cached]" if tr.get("cached") else ""))
-    if speakers is not None:
-        from tqdm import tqdm
+        lines = _asr_lines(media, work, audio, opts, cache_dir, progress, say)
+    if opts.speakers is None:
+        return lines
+    from tqdm import tqdm
 
-        from .speaker_id import label_lines
+    from .speaker_id import label_lines
 
-        if encoder is None:
-            from .ecapa import load_encoder
-
-            encoder = load_encoder(threads=threads or None)
-        opts = speaker_options or {}
-        with tqdm(total=sum(1 for ln in lines if ln.start is not None), unit="line", desc="speaker id",
-                  disable=not progress, leave=False) as bar:
-            lines = label_lines(lines, audio, Path(speakers), accept=opts.get("accept"), maybe=opts.get("maybe"),
-                                encoder=encoder, progress=bar.update)
-        known = sum(1 for ln in lines if ln.speaker)
-        say(f"speakers: {known} of {len(lines)} lines labelled")
+    if speaker_encoder is None:
+        raise InputError("speaker identification needs the ECAPA encoder, and none was handed in")
+    th = speaker_thresholds or {}
+    with tqdm(total=sum(1 for ln in lines if ln.start is not None), unit="line", desc="speaker id",
+              disable=not progress, leave=False) as bar:
+        lines = label_lines(lines, audio, Path(opts.speakers), accept=th.get("accept"), maybe=th.get("maybe"),
+                            encoder=speaker_encoder(), progress=bar.update)
+    known = sum(1 for ln in lines if ln.speaker)
+    say(f"speakers: {known} of {len(lines)} lines labelled")
     return lines

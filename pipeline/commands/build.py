@@ -1,34 +1,38 @@
 """`rolecorpus build-lines WORK`: run the extractor a work's entry in configs/pipeline.yaml names.
 
-This is what the DVC `lines_<kind>` stages call: it reads `works.<kind>.<WORK>` (input, args) and runs
-`rolecorpus extract <kind> <input> --work <WORK> -o data/lines/<WORK>.jsonl <args...>` in-process.
+This is what the DVC `lines` stage calls: it reads `works.<WORK>` (kind, input, options), resolves the paths
+in the options against the project root, and calls the generic `run_extract` directly (no argv round trip).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
 from extractors.errors import InputError
 
-from ..cli_app import app
+from ..cli_app import app, one_line_errors
 from ..paths import Project
 from ..settings import load_settings
+from .run import run_extract
+
+
+def _rooted(project: Project, opts):
+    """The options with every path made relative to the project root (DVC runs there; a test may not)."""
+    paths = {k: project.root / v for k, v in opts if isinstance(v, Path) and not v.is_absolute()}
+    return opts.model_copy(update=paths) if paths else opts
 
 
 @app.command("build-lines")
+@one_line_errors
 def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:` in configs/pipeline.yaml.")) -> None:
     """Extract the lines of one configured work (the DVC `lines` stage)."""
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
-    found = {w: (kind, spec) for kind, group in (settings.get("works") or {}).items() for w, spec in (group or {}).items()}
-    if work not in found:
-        raise InputError(f"work {work!r} is not in works: of {project.pipeline_yaml} (known: {', '.join(found) or 'none'})")
-    kind, spec = found[work]
-    source = (spec or {}).get("input")
-    if not source:
-        raise InputError(f"works.{kind}.{work} needs 'input'", project.pipeline_yaml)
-    argv = ["extract", str(kind), str(project.root / source), "--work", work, "-o", str(project.lines(work))]
-    argv += [str(a) for a in (spec.get("args") or [])]
-    rc = app(argv, standalone_mode=False)
-    if isinstance(rc, int) and rc != 0:  # a command that exited with typer.Exit(code)
-        raise typer.Exit(rc)
+    if work not in settings.works:
+        raise InputError(f"work {work!r} is not in works: of {project.pipeline_yaml} "
+                         f"(known: {', '.join(settings.works) or 'none'})")
+    spec = settings.works[work]
+    opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
+    run_extract(spec.kind, project.root / spec.input, work, project.lines(work), opts, project)

@@ -26,16 +26,15 @@ def _bot(character: str, model: Optional[str], no_llm: bool, story_tokens: Optio
     pkg = project.package(ch.id)
     if not pkg.is_dir():
         raise InputError(f"no package for {ch.id!r}; build it with `rolecorpus package {ch.id}` (or `dvc repro`)", pkg)
-    chat = settings["chat"]
+    chat = settings.chat
     llm, note = None, None
     if not no_llm and llm_configured():
-        name = model or llm_model_name(chat.get("model"))
-        llm = chat_model_from_env(name, temperature=float(chat.get("temperature", 0.7)),
-                                  timeout=float(chat.get("timeout", 60)))
+        name = model or llm_model_name(chat.model)
+        llm = chat_model_from_env(name, temperature=chat.temperature, timeout=chat.timeout)
     else:
         note = "no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY and ROLECORPUS_LLM_MODEL): showing retrieved stories and the best original line"
-    emb = CachedEmbedder(make_embedder(settings["embed"]), VectorCache(project.cache / "vectors.sqlite"))
-    bot = CharacterBot(pkg, emb, llm, int(story_tokens or chat["story_tokens"]), int(history_tokens or chat["history_tokens"]))
+    emb = CachedEmbedder(make_embedder(settings.embed.model_dump()), VectorCache(project.cache / "vectors.sqlite"))
+    bot = CharacterBot(pkg, emb, llm, story_tokens or chat.story_tokens, history_tokens or chat.history_tokens)
     return bot, note
 
 

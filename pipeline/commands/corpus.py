@@ -19,18 +19,17 @@ from ..embedders import CachedEmbedder, VectorCache, make_embedder
 from ..package import build_package, load_embeddings
 from ..paths import Project
 from ..segment import Params, Segmenter
-from ..settings import load_settings
+from ..settings import Settings, load_settings
 from ..stories import read_stories, write_stories
 
 
-def _lines_for(project: Project, settings: dict, cid: str, given: list[Path]) -> list[Path]:
+def _lines_for(project: Project, settings: Settings, cid: str, given: list[Path]) -> list[Path]:
     if given:
         return given
-    spec = (settings.get("characters") or {}).get(cid)
-    if not spec or "work" not in spec:
+    spec = settings.characters.get(cid)
+    if spec is None:
         raise InputError(f"no LINES given and characters.{cid}.work is not set in {project.pipeline_yaml}")
-    works = spec["work"] if isinstance(spec["work"], list) else [spec["work"]]
-    return [project.lines(w) for w in works]
+    return [project.lines(w) for w in spec.works()]
 
 
 @app.command("segment")
@@ -47,7 +46,7 @@ def segment(
     all_lines = []
     for path in _lines_for(project, settings, character, list(lines or [])):
         all_lines.extend(read_lines(path))
-    params = Params.from_dict(settings["segment"])
+    params = Params(**settings.segment.model_dump())
     stories = Segmenter(ch.id, resolver, params).run(all_lines)
     out = output or project.stories(ch.id)
     if not stories:
@@ -65,15 +64,12 @@ def embed(
 ) -> None:
     """Embed the character's stories (vectors cached by content hash; a rerun embeds nothing twice)."""
     project = Project.current()
-    settings = load_settings(project.pipeline_yaml)["embed"]
-    if backend:
-        settings["backend"] = backend
-    if model:
-        settings["model"] = model
+    over = {k: v for k, v in (("backend", backend), ("model", model)) if v}
+    settings = load_settings(project.pipeline_yaml).embed.model_dump() | over
     ch = get_character(project.configs, character)
     stories = read_stories(project.stories(ch.id))
     cache = VectorCache(project.cache / "vectors.sqlite")
-    emb = CachedEmbedder(make_embedder(settings), cache, batch=int(settings.get("batch", 64)))
+    emb = CachedEmbedder(make_embedder(settings), cache, batch=settings["batch"])
     vecs = emb.encode([s.text for s in stories], progress=True)
     meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": settings["backend"]}
     out = project.embeddings(ch.id)
@@ -92,5 +88,5 @@ def package(character: str = typer.Argument(..., metavar="ID", help="Character i
     stories = read_stories(project.stories(ch.id))
     vecs, meta = load_embeddings(project.embeddings(ch.id), stories)
     sources = sorted({f"{s.work}/{s.source}" for s in stories})
-    out = build_package(project.package(ch.id), ch, stories, vecs, meta, {"segment": settings["segment"]}, sources)
+    out = build_package(project.package(ch.id), ch, stories, vecs, meta, {"segment": settings.segment.model_dump()}, sources)
     typer.echo(f"{ch.id}: package with {len(stories)} stories -> {out}")

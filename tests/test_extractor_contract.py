@@ -142,3 +142,12 @@ def test_models_are_handed_in_not_built_by_the_extractor(tmp_path):
     assert fake.asked == 1
     lines = list(NovelExtractor().extract(src, "alice29", ctx := ExtractContext(options=NovelOptions(), models=fake)))
     assert lines and ctx.metrics["quotes"] > 600 and ctx.metrics["llm"]["calls"] == 0
+
+
+def test_tv_asks_the_context_for_whisper():
+    """With no subtitles and no cached transcript the tv kind asks the context for Whisper; it never loads its own."""
+    from extractors.tv.extractor import TvExtractor, TvOptions
+
+    src = Path(__file__).parent.parent / "data" / "samples" / "sample.wav"
+    with pytest.raises(InputError, match="needs Whisper"):
+        list(TvExtractor().extract(src, "telephone", ExtractContext(options=TvOptions(), progress=False)))

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import Callable
+
 import numpy as np
 
 from ..cache import ContentCache
@@ -261,12 +263,15 @@ def transcribe(
     beam_size: int | None = None,
     threads: int = 0,
     progress: bool = True,
+    loader: Callable[[], object] | None = None,
 ) -> dict:
     """Transcribe `media`: {"language", "segments": [{start, end, text, words: [{w, s, e, p}]}], "clips", ...}.
 
     `options` are the decoding options (`DecodeOptions()` when None); `beam_size` overrides its beam
     size (and best-of). With `cache_dir`, the result is read from / written to
     `<cache_dir>/asr/<key>.json`, keyed by the file's content hash, backend, model and every option.
+    `loader()` returns the loaded Whisper model (the pipeline hands it in; called only on a cache miss);
+    without it the model is loaded here (`load_model`, memoised).
     """
     media = Path(media)
     if not media.is_file():
@@ -287,7 +292,7 @@ def transcribe(
         return cached
     if audio is None:
         audio = decode_audio(media)
-    loaded = load_model(backend, model, threads)
+    loaded = loader() if loader is not None else load_model(backend, model, threads)
     clips = _clips(audio, opts)
     run = _run_openai if backend == "openai-whisper" else _run_faster
     result = run(loaded, audio, language, opts, clips, progress)

@@ -38,10 +38,11 @@ def _subtitle_lines(media: Path, work: str, duration: float, opts, resolver, say
     return lines
 
 
-def _asr_lines(media: Path, work: str, audio, opts, cache_dir, progress: bool, say) -> list[Line]:
+def _asr_lines(media: Path, work: str, audio, opts, cache_dir, progress: bool, say, whisper=None) -> list[Line]:
     asr_options = DecodeOptions(beam_size=opts.beam_size, best_of=opts.beam_size, vad=opts.vad)
     tr = transcribe(media, backend=opts.asr_backend, model=opts.model, language=opts.language, cache_dir=cache_dir,
-                    audio=audio, threads=opts.threads, progress=progress, options=asr_options)
+                    audio=audio, threads=opts.threads, progress=progress, options=asr_options,
+                    loader=whisper)
     lines = transcript_to_lines(tr, work, media.name, media.stem)
     if not lines:
         raise InputError("Whisper heard no speech in the media", media)
@@ -57,6 +58,7 @@ def extract_tv(
     *,
     resolver: AliasResolver | None = None,
     speaker_encoder: Callable[[], object] | None = None,
+    whisper: Callable[[], object] | None = None,
     speaker_thresholds: dict | None = None,
     cache_dir: str | Path | None = None,
     progress: bool = True,
@@ -66,7 +68,8 @@ def extract_tv(
 
     `cache_dir` holds the ASR transcripts (keyed by content hash, model, options). With `opts.speakers`, lines
     are labelled by voice with the encoder `speaker_encoder()` returns (the ECAPA encoder, built by the caller)
-    and the `accept` / `maybe` of `speaker_thresholds` (the speaker model's own when absent).
+    and the `accept` / `maybe` of `speaker_thresholds` (the speaker model's own when absent). `whisper()`
+    returns the loaded Whisper model on a transcript-cache miss (built by the caller).
     """
     media = Path(media)
     say = log or (lambda _msg: None)
@@ -77,7 +80,7 @@ def extract_tv(
     if opts.subtitles is not None:
         lines = _subtitle_lines(media, work, duration, opts, resolver, say)
     else:
-        lines = _asr_lines(media, work, audio, opts, cache_dir, progress, say)
+        lines = _asr_lines(media, work, audio, opts, cache_dir, progress, say, whisper)
     if opts.speakers is None:
         return lines
     from tqdm import tqdm

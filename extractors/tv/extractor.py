@@ -59,6 +59,7 @@ class TvExtractor:
         yield from extract_tv(
             source, work, opts, resolver=ctx.resolver, cache_dir=ctx.cache_dir, progress=ctx.progress, log=ctx.log,
             speaker_encoder=lambda: ctx.models.speaker_encoder(opts.threads),
+            whisper=lambda: ctx.models.whisper(opts.asr_backend, opts.model, opts.threads),
             speaker_thresholds=ctx.settings.get("speakers") or {})
 
     def summary(self, lines: list[Line], output: Path, ctx: ExtractContext) -> str:

@@ -33,7 +33,7 @@ def _bot(character: str, model: Optional[str], no_llm: bool, story_tokens: Optio
         llm = chat_model_from_env(name, temperature=chat.temperature, timeout=chat.timeout)
     else:
         note = "no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY and ROLECORPUS_LLM_MODEL): showing retrieved stories and the best original line"
-    emb = CachedEmbedder(make_embedder(settings.embed.model_dump()), VectorCache(project.cache / "vectors.sqlite"))
+    emb = CachedEmbedder(make_embedder(settings.embed.model_dump()), VectorCache(project.cache / "vectors"))
     bot = CharacterBot(pkg, emb, llm, story_tokens or chat.story_tokens, history_tokens or chat.history_tokens)
     return bot, note
 

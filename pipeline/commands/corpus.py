@@ -68,7 +68,7 @@ def embed(
     settings = load_settings(project.pipeline_yaml).embed.model_dump() | over
     ch = get_character(project.configs, character)
     stories = read_stories(project.stories(ch.id))
-    cache = VectorCache(project.cache / "vectors.sqlite")
+    cache = VectorCache(project.cache / "vectors")
     emb = CachedEmbedder(make_embedder(settings), cache, batch=settings["batch"])
     vecs = emb.encode([s.text for s in stories], progress=True)
     meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": settings["backend"]}

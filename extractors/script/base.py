@@ -15,6 +15,7 @@ from ..text import clean, join_lines, strip_italics
 
 __all__ = ["Event", "ParseResult", "Emitter", "events_to_lines", "clean", "join_lines", "strip_italics"]
 
+
 @dataclass
 class Event:
     kind: str  # dialogue / action / narration

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 
 from ..speaker_cues import match_cue
 from ..text import CLOSE_QUOTES as _CLOSE
@@ -45,9 +46,18 @@ LEADING_DIRECTION_RE = re.compile(r"^(\[[^\]]*\]|\([^)]*\)|（[^）]*）)\s*")
 TABLE_MARK_RE = re.compile(r"^\x00T(?P<n>\d+)$")
 
 
+class ItemKind(Enum):
+    BLANK = "blank"
+    SEP = "sep"  # `----`, `<hr>`: an exchange boundary
+    SOFTSEP = "softsep"  # the edge of a top-level <dl>: a boundary only on a page without `----`
+    HEADING = "heading"
+    TABLE = "table"  # a marker line standing for a table read elsewhere
+    LINE = "line"  # a line of text (a list item when `depth` > 0)
+
+
 @dataclass
 class _Item:
-    kind: str  # blank / sep / heading / line / table
+    kind: ItemKind
     text: str = ""
     depth: int = 0
     level: int | None = None  # heading level (None: a soft heading found later)
@@ -57,34 +67,34 @@ class _Item:
 def _classify(raw: str, wikitext_headings: bool) -> _Item:
     s = raw.strip()
     if not s:
-        return _Item("blank")
+        return _Item(ItemKind.BLANK)
     t = TABLE_MARK_RE.match(s)
     if t:
-        return _Item("table", t.group("n"))
+        return _Item(ItemKind.TABLE, t.group("n"))
     if SEP_RE.match(s):
-        return _Item("sep")
+        return _Item(ItemKind.SEP)
     if s == "\x00DL":
-        return _Item("softsep")
+        return _Item(ItemKind.SOFTSEP)
     h = HEADING_RE.match(s)
     if h:
-        return _Item("heading", clean(_no_marks(h.group("a"))), level=len(h.group("eq")))
+        return _Item(ItemKind.HEADING, clean(_no_marks(h.group("a"))), level=len(h.group("eq")))
     if not wikitext_headings:
         h = MD_HEADING_RE.match(s)
         if h:
-            return _Item("heading", clean(_no_marks(h.group("b"))), level=len(s) - len(s.lstrip("#")))
+            return _Item(ItemKind.HEADING, clean(_no_marks(h.group("b"))), level=len(s) - len(s.lstrip("#")))
     if EDIT_MARK_RE.search(s):
-        return _Item("heading", clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=2)
+        return _Item(ItemKind.HEADING, clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=2)
     depth = 0
     m = MARK_RE.match(s)
     if m:
         marks = m.group("marks")
         if marks.endswith(";") and not marks.endswith(":;"):
             body = clean(_no_marks(s[m.end():]))
-            return _Item("heading", body, level=9) if body else _Item("blank")
+            return _Item(ItemKind.HEADING, body, level=9) if body else _Item(ItemKind.BLANK)
         depth, s = len(marks), s[m.end():]
         if not FOOTNOTE_RE.sub("", s).strip():
-            return _Item("blank")
-        return _Item("line", FOOTNOTE_RE.sub("", s).strip(), depth=depth, marks=marks)
+            return _Item(ItemKind.BLANK)
+        return _Item(ItemKind.LINE, FOOTNOTE_RE.sub("", s).strip(), depth=depth, marks=marks)
     else:
         c = COPIED_RE.match(s)
         if c:
@@ -96,8 +106,8 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
             depth, s = 1, s[MD_BULLET_RE.match(s).end():]
     s = FOOTNOTE_RE.sub("", s).strip()
     if not s:
-        return _Item("blank")
-    return _Item("line", s, depth=depth)
+        return _Item(ItemKind.BLANK)
+    return _Item(ItemKind.LINE, s, depth=depth)
 
 
 def _quoted(s: str) -> bool:
@@ -146,7 +156,7 @@ def _is_cue(s: str) -> tuple[str, str] | None:
 
 
 def _soft_heading_candidate(it: _Item) -> bool:
-    if it.kind != "line" or it.depth:
+    if it.kind is not ItemKind.LINE or it.depth:
         return False
     s = _no_marks(it.text)
     return (0 < len(s) <= 80 and s[0] not in _OPEN and not re.search(r"[.!?,;:。！？，；：…\"”」』'’)\]]$", s)
@@ -157,14 +167,14 @@ def _mark_soft_headings(items: list[_Item]) -> None:
     """A title-like plain line right before dialogue, a list, a quote or another such line is a heading."""
     nxt: _Item | None = None
     for it in reversed(items):
-        if it.kind == "blank":
+        if it.kind is ItemKind.BLANK:
             continue
         if _soft_heading_candidate(it) and nxt is not None:
-            s = _no_marks(nxt.text) if nxt.kind == "line" else ""
+            s = _no_marks(nxt.text) if nxt.kind is ItemKind.LINE else ""
             follows = (
-                nxt.kind in ("heading", "sep", "table")
-                or nxt.kind == "line" and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(inline_quote(s, nxt.text)))
+                nxt.kind in (ItemKind.HEADING, ItemKind.SEP, ItemKind.TABLE)
+                or nxt.kind is ItemKind.LINE and (nxt.depth > 0 or _is_cue(s) is not None or _quoted(s) or bool(inline_quote(s, nxt.text)))
             )
-            if follows and not (nxt.kind == "line" and (ATTRIB_RE.match(s) or HYPHEN_ATTRIB_RE.match(s))):
-                it.kind, it.text, it.level = "heading", clean(_no_marks(it.text)), 0
+            if follows and not (nxt.kind is ItemKind.LINE and (ATTRIB_RE.match(s) or HYPHEN_ATTRIB_RE.match(s))):
+                it.kind, it.text, it.level = ItemKind.HEADING, clean(_no_marks(it.text)), 0
         nxt = it

@@ -39,16 +39,19 @@ The episode/work after the character's name is kept in `extra.episode`; `Name to
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Callable
 
 from ..speaker_cues import NARRATION_NAMES
 from ..text import CLOSE_QUOTES as _CLOSE
+from ..text import CLOSED_QUOTE_END_RE
 from ..text import QUOTE_PAIRS, clean, join_lines, unquote
 from .attribution import Attribution, parse_attribution, split_attribution
 from .markup import _no_marks, strip_wikitext
 from .owners import _finish
-from .page_lines import (ATTRIB_RE, DIRECTION_LINE_RE, HYPHEN_ATTRIB_RE, LEADING_DIRECTION_RE, TAIL_INLINE_RE, _classify,
-                         _is_cue, _mark_soft_headings, _quoted, inline_quote)
+from .page_lines import (ATTRIB_RE, DIRECTION_LINE_RE, HYPHEN_ATTRIB_RE, LEADING_DIRECTION_RE, TAIL_INLINE_RE, ItemKind,
+                         _classify, _is_cue, _Item, _mark_soft_headings, _quoted, inline_quote)
 from .records import Placed as _Out
 from .records import Quote
 
@@ -79,6 +82,329 @@ def _unquote_paragraphs(paras: list[str]) -> str:
 
 
 
+# -- the walk: one state machine over the classified lines ---------------------------------------------------------
+
+class State(Enum):
+    IDLE = "idle"  # between blocks
+    EXCHANGE = "exchange"  # a dialogue block is open (`Name: words` lines and directions)
+    QUOTE = "quote"  # quote lines are pending, waiting for their end or attribution
+
+
+@dataclass
+class Walk:
+    items: list[_Item]
+    unit: str
+    tables: dict[str, list[Quote]]
+    is_character: Callable[[str], bool] | None
+    tight: bool  # exchanges are runs of consecutive `Name: words` lines: a blank line ends one
+    state: State = State.IDLE
+    out: list[_Out] = field(default_factory=list)
+    path: list[tuple[int, str]] = field(default_factory=list)  # the open headings: (level, text)
+    soft_run: bool = False  # the last item was a soft heading
+    block: int = 0
+    spoken: bool = False  # the open exchange has a `Name: words` line
+    last_dialogue: _Out | None = None  # its last speech (a wrapped line continues it)
+    pending: list[str] = field(default_factory=list)  # the lines of a pending quote
+    pending_depth: int = 0
+    pending_marks: str = ""
+
+    def cur_path(self) -> tuple[str, ...]:
+        return tuple(t for _, t in self.path)
+
+    def new_block(self) -> int:
+        self.block += 1
+        return self.block
+
+    def open_exchange(self) -> None:
+        if self.state is not State.EXCHANGE:
+            self.new_block()
+            self.state = State.EXCHANGE
+
+    def end_exchange(self) -> None:
+        if self.state is State.EXCHANGE:
+            self.state = State.IDLE
+        self.last_dialogue, self.spoken = None, False
+
+    def add(self, q: Quote, block: int | None = None) -> _Out:
+        placed = _Out(q, self.block if block is None else block, self.cur_path())
+        self.out.append(placed)
+        return placed
+
+
+def flush(w: Walk, att: Attribution | None = None) -> None:
+    """Emit the pending quote: by `att`'s speaker, else unattributed (an owner is found at the end)."""
+    lines, w.pending = w.pending, []
+    if w.state is State.QUOTE:
+        w.state = State.IDLE
+    if not lines:
+        return
+    paras: list[list[str]] = [[]]
+    for x in lines:
+        if x == _PARA_BREAK:
+            paras.append([])
+        else:
+            paras[-1].append(_no_marks(x))
+    texts = [join_lines(p) for p in paras if p]
+    words = clean(_unquote_paragraphs(texts)) if texts else ""
+    if not words:
+        return
+    quoted = _quoted(" ".join(texts)) or all(_quoted(_no_marks(x)) for x in lines if x != _PARA_BREAK)
+    extra = dict(att.extra) if att else {}
+    if att and (att.name or att.narrating):
+        kind = "narration" if att.narrating else "dialogue"
+        w.add(Quote(kind, words, w.unit, None if att.narrating else att.name, extra), w.new_block())
+        return
+    q = Quote("dialogue", words, w.unit, None, extra)
+    w.out.append(_Out(q, w.new_block(), w.cur_path(), owner_headings=w.cur_path() or ("",), quoted=quoted))
+
+
+def pend(w: Walk, text: str) -> None:
+    w.pending.append(text)
+    w.state = State.QUOTE
+
+
+# -- looking ahead ---------------------------------------------------------------------------------------------------
+
+def attribution_next(w: Walk, idx: int) -> bool:
+    """Is the next line (past blanks and separators) a dash attribution? Then a pending quote waits for it."""
+    for nx in w.items[idx + 1:]:
+        if nx.kind in (ItemKind.BLANK, ItemKind.SEP):
+            continue
+        return nx.kind is ItemKind.LINE and bool(ATTRIB_RE.match(_no_marks(nx.text)))
+    return False
+
+
+def quote_open(w: Walk) -> bool:
+    """Does the pending text open a quote that has not closed yet?"""
+    first = next((_no_marks(x) for x in w.pending if x != _PARA_BREAK), "")
+    last = _no_marks(w.pending[-1]) if w.pending[-1] != _PARA_BREAK else ""
+    return bool(first) and first[0] in QUOTE_PAIRS and not (last and CLOSED_QUOTE_END_RE.search(last) and len(last) > 1)
+
+
+def closes_ahead(w: Walk, idx: int) -> bool:
+    """Is there, before the next heading, separator or cue (and within 12 lines), a line that closes a quote?"""
+    for nx in w.items[idx + 1: idx + 13]:
+        if nx.kind is ItemKind.BLANK:
+            continue
+        if nx.kind is not ItemKind.LINE or _is_cue(nx.text) or nx.depth != w.pending_depth:
+            return False
+        if ATTRIB_RE.match(_no_marks(nx.text)) or inline_quote(_no_marks(nx.text)):
+            return False
+        if CLOSED_QUOTE_END_RE.search(_no_marks(nx.text)):
+            return True
+    return False
+
+
+def cue_next(w: Walk, idx: int) -> bool:
+    for nx in w.items[idx + 1:]:
+        if nx.kind is not ItemKind.BLANK:
+            return nx.kind is ItemKind.LINE and (_is_cue(nx.text) is not None or bool(DIRECTION_LINE_RE.match(_no_marks(nx.text)))
+                                                 or nx.text.strip().startswith("''"))
+    return False
+
+
+# -- handlers per item kind -------------------------------------------------------------------------------------------
+
+def on_break(w: Walk, idx: int, it: _Item) -> None:
+    """A blank line or a separator."""
+    if it.kind is ItemKind.BLANK and w.state is State.QUOTE and quote_open(w) and closes_ahead(w, idx):
+        w.pending.append(_PARA_BREAK)  # a quote over several paragraphs: its closing mark is ahead
+        return
+    if not (w.state is State.QUOTE and attribution_next(w, idx)):
+        flush(w)
+    if it.kind is ItemKind.SEP or w.tight and w.spoken:  # (a block of only directions sets the next exchange's scene)
+        w.end_exchange()
+
+
+def on_heading(w: Walk, idx: int, it: _Item) -> None:
+    flush(w)
+    w.end_exchange()
+    if not it.text:
+        return
+    if it.level == 0:  # a soft heading (copied page): consecutive ones nest
+        lvl = (w.path[-1][0] + 1) if (w.soft_run and w.path) else 2
+        w.soft_run = True
+    else:
+        lvl = it.level or 2
+        w.soft_run = False
+    while w.path and w.path[-1][0] >= lvl:
+        w.path.pop()
+    w.path.append((lvl, it.text))
+
+
+def on_table(w: Walk, idx: int, it: _Item) -> None:
+    w.soft_run = False
+    flush(w)
+    w.end_exchange()
+    b = w.new_block()
+    for n, q in enumerate(w.tables.get(it.text, [])):
+        if q.own_block and n:
+            b = w.new_block()
+        w.add(Quote(q.kind, q.text, w.unit, q.name, dict(q.extra)), b)
+
+
+@dataclass
+class TextLine:
+    """A text line being handled: the item, its text without marks (`plain`), its index."""
+    it: _Item
+    idx: int
+    plain: str
+
+
+def continues_item(w: Walk, ln: TextLine) -> bool:
+    """`*:` continues the `*` item above it (wikitext)."""
+    marks = ln.it.marks
+    if w.state is State.QUOTE and marks.endswith(":") and len(marks) > 1 and marks[:-1] == w.pending_marks:
+        pend(w, ln.it.text)
+        return True
+    return False
+
+
+def nested_attribution(w: Walk, ln: TextLine) -> bool:
+    """A nested item under a pending quote: its attribution or source."""
+    if w.state is State.QUOTE and ln.it.depth > w.pending_depth and w.pending_depth > 0:
+        flush(w, parse_attribution(ln.it.text, w.is_character))
+        return True
+    return False
+
+
+def tail_attribution(w: Walk, ln: TextLine) -> bool:
+    """The last line of a quote over several lines, with its attribution: 'And all ... players." — Jaques'."""
+    if not (w.state is State.QUOTE and ln.it.depth == w.pending_depth and quote_open(w)):
+        return False
+    m = TAIL_INLINE_RE.match(ln.plain)
+    if m:
+        att = parse_attribution(m.group("who"), w.is_character)
+        if att.name or att.narrating:
+            pend(w, m.group("quote"))
+            flush(w, att)
+            w.end_exchange()
+            return True
+    return False
+
+
+def one_line_quote(w: Walk, ln: TextLine) -> bool:
+    """'"quote" — Name' and the other one-line forms (`inline_quote`)."""
+    iq = inline_quote(ln.plain, ln.it.text)
+    if iq:
+        att = parse_attribution(iq["who"], w.is_character)
+        if att.name or att.narrating:
+            flush(w)
+            w.end_exchange()
+            pend(w, iq["quote"])
+            flush(w, att)
+            return True
+    return False
+
+
+def dash_attribution(w: Walk, ln: TextLine) -> bool:
+    """'-- Character, "Episode"' under a pending quote; under `Name: "words"` lines it closes that exchange."""
+    dash = ATTRIB_RE.match(ln.plain)
+    m = dash or (HYPHEN_ATTRIB_RE.match(ln.plain) if w.state is State.QUOTE else None)
+    if m and w.state is State.QUOTE:
+        att = parse_attribution(m.group("who"), w.is_character)
+        if att.name or dash:
+            flush(w, att)
+            w.end_exchange()
+            return True
+    if dash:  # '―Alice and the Cat' under `Name: "words"` lines closes that exchange
+        w.end_exchange()
+        return True
+    return False
+
+
+def cue_line(w: Walk, ln: TextLine) -> bool:
+    """`Name: words` (a speech), `Name: [direction]` (an action), `旁白: words` (narration)."""
+    cue = _is_cue(ln.it.text)
+    if not cue:
+        return False
+    flush(w)
+    name, words = cue
+    w.open_exchange()
+    w.spoken = True
+    extra: dict = {}
+    d = LEADING_DIRECTION_RE.match(words)
+    if d:
+        extra["direction"] = d.group(1)[1:-1].strip()
+        words = words[d.end():]
+    words = clean(unquote(words))
+    if name.lower() in NARRATION_NAMES:
+        if words:
+            w.add(Quote("narration", words, w.unit, None, extra))
+        w.last_dialogue = None
+    elif words:
+        w.last_dialogue = w.add(Quote("dialogue", words, w.unit, name, extra))
+    elif extra.get("direction"):
+        w.add(Quote("action", f"{name} [{extra['direction']}]", w.unit, None, {}))
+        w.last_dialogue = None
+    return True
+
+
+def direction_line(w: Walk, ln: TextLine) -> bool:
+    """`[stage direction]` (or a whole line in italics, a transcript's direction): an action line."""
+    s = ln.it.text
+    if not ln.it.depth and re.fullmatch(r"''(?!')[^']+(?:'(?!')[^']*)*''[.!?]?", s.strip()) and not _quoted(ln.plain):
+        ln.plain = "[" + ln.plain + "]"
+    if not DIRECTION_LINE_RE.match(ln.plain):
+        return False
+    flush(w)
+    if w.state is not State.EXCHANGE:  # a direction opens the exchange that follows it, if one does
+        if not cue_next(w, ln.idx):
+            return True
+        w.open_exchange()
+    w.add(Quote("action", ln.plain[1:-1].strip(), w.unit, None, {}))
+    w.last_dialogue = None
+    return True
+
+
+def wrapped_speech(w: Walk, ln: TextLine) -> bool:
+    """A plain line right after a `Name: words` line of the same level continues the speech."""
+    it = ln.it
+    continues = not it.depth or it.marks.endswith(":") and len(it.marks) > 1
+    if (w.last_dialogue is not None and continues and w.state is not State.QUOTE and ln.idx > 0
+            and w.items[ln.idx - 1].kind is ItemKind.LINE and not _quoted(ln.plain)):
+        w.last_dialogue.quote.text = join_lines([w.last_dialogue.quote.text, ln.plain])
+        return True
+    return False
+
+
+LINE_RULES = (continues_item, nested_attribution, tail_attribution, one_line_quote, dash_attribution, cue_line,
+              direction_line, wrapped_speech)
+
+
+def on_line(w: Walk, idx: int, it: _Item) -> None:
+    w.soft_run = False
+    ln = TextLine(it, idx, _no_marks(it.text))
+    if any(rule(w, ln) for rule in LINE_RULES):
+        return
+    if w.state is State.QUOTE and it.depth != w.pending_depth:
+        flush(w)
+    if w.state is not State.QUOTE:
+        w.end_exchange()
+    pend(w, it.text)  # a quote line: it waits for its end or attribution
+    w.pending_depth, w.pending_marks = it.depth, it.marks
+
+
+HANDLERS = {ItemKind.BLANK: on_break, ItemKind.SEP: on_break, ItemKind.HEADING: on_heading, ItemKind.TABLE: on_table,
+            ItemKind.LINE: on_line}
+
+
+def _items(text: str) -> tuple[list[_Item], bool]:
+    """The page's lines, classified; and whether exchanges are runs of consecutive cue lines."""
+    wikitext_headings = bool(re.search(r"^\s*==[^=\n]+==\s*$", text, re.M))
+    items = [_classify(raw, wikitext_headings) for raw in text.split("\n")]
+    # a page that marks exchanges with ----/<hr> keeps an exchange together across blank lines and <dl>
+    # edges (MediaWiki renders a `:Name: x` line, a blank line and a `:Name: y` line as two <dl>s)
+    ruled = any(it.kind is ItemKind.SEP for it in items)
+    for it in items:
+        if it.kind is ItemKind.SOFTSEP:
+            it.kind = ItemKind.BLANK if ruled else ItemKind.SEP
+    _mark_soft_headings(items)
+    cue_lines = [i for i, it in enumerate(items) if it.kind is ItemKind.LINE and _is_cue(it.text)]
+    tight = any(items[i + 1].kind is ItemKind.LINE and _is_cue(items[i + 1].text) for i in cue_lines if i + 1 < len(items))
+    return items, tight and not ruled
+
+
 def parse_quote_text(
     text: str,
     page_character: str | None = None,
@@ -100,225 +426,9 @@ def parse_quote_text(
     text = strip_wikitext(text)
     # a copied page opens with the browser's title: 'Cyrano de Bergerac — Wikiquote, le recueil de citations libre'
     text = SITE_TITLE_RE.sub("", text, count=1)
-    wikitext_headings = bool(re.search(r"^\s*==[^=\n]+==\s*$", text, re.M))
-    items = [_classify(raw, wikitext_headings) for raw in text.split("\n")]
-    # a page that marks exchanges with ----/<hr> keeps an exchange together across blank lines and <dl>
-    # edges (MediaWiki renders a `:Name: x` line, a blank line and a `:Name: y` line as two <dl>s)
-    ruled = any(it.kind == "sep" for it in items)
-    for it in items:
-        if it.kind == "softsep":
-            it.kind = "blank" if ruled else "sep"
-    _mark_soft_headings(items)
-    cue_lines = [i for i, it in enumerate(items) if it.kind == "line" and _is_cue(it.text)]
-    tight = any(items[i + 1].kind == "line" and _is_cue(items[i + 1].text) for i in cue_lines if i + 1 < len(items))
-    if ruled:
-        tight = False
-
-    out: list[_Out] = []
-    path: list[tuple[int, str]] = []
-    soft_run = False
-    block = 0
-    exchange = False  # is a dialogue block open?
-    spoken = False  # has it a `Name: words` line yet?
-    pending: list[str] = []
-    pending_depth = 0
-    pending_marks = ""
-    last_dialogue: _Out | None = None
-
-    def cur_path() -> tuple[str, ...]:
-        return tuple(t for _, t in path)
-
-    def new_block() -> int:
-        nonlocal block
-        block += 1
-        return block
-
-    def flush(att: Attribution | None = None) -> None:
-        nonlocal pending
-        lines = pending
-        pending = []
-        if not lines:
-            return
-        paras: list[list[str]] = [[]]
-        for x in lines:
-            if x == _PARA_BREAK:
-                paras.append([])
-            else:
-                paras[-1].append(_no_marks(x))
-        texts = [join_lines(p) for p in paras if p]
-        words = clean(_unquote_paragraphs(texts)) if texts else ""
-        if not words:
-            return
-        quoted = _quoted(" ".join(texts)) or all(_quoted(_no_marks(x)) for x in lines if x != _PARA_BREAK)
-        extra = dict(att.extra) if att else {}
-        if att and (att.name or att.narrating):
-            kind = "narration" if att.narrating else "dialogue"
-            q = Quote(kind, words, unit, None if att.narrating else att.name, extra)
-            out.append(_Out(q, new_block(), cur_path()))
-            return
-        q = Quote("dialogue", words, unit, None, extra)
-        out.append(_Out(q, new_block(), cur_path(), owner_headings=cur_path() or ("",), quoted=quoted))
-
-    def end_exchange() -> None:
-        nonlocal exchange, last_dialogue, spoken
-        exchange, last_dialogue, spoken = False, None, False
-
-    def attribution_next(idx: int) -> bool:
-        """Is the next line (past blanks and separators) a dash attribution? Then a pending quote waits for it."""
-        for nx in items[idx + 1:]:
-            if nx.kind in ("blank", "sep"):
-                continue
-            return nx.kind == "line" and bool(ATTRIB_RE.match(_no_marks(nx.text)))
-        return False
-
-    def quote_open() -> bool:
-        """Does the pending text open a quote that has not closed yet?"""
-        first = next((_no_marks(x) for x in pending if x != _PARA_BREAK), "")
-        last = _no_marks(pending[-1]) if pending[-1] != _PARA_BREAK else ""
-        return bool(first) and first[0] in QUOTE_PAIRS and not (last and re.search(rf"[{_CLOSE}][.!?。！？]?$", last)
-                                                                  and len(last) > 1)
-
-    def closes_ahead(idx: int) -> bool:
-        """Is there, before the next heading, separator or cue (and within 12 lines), a line that closes a quote?"""
-        for nx in items[idx + 1: idx + 13]:
-            if nx.kind == "blank":
-                continue
-            if nx.kind != "line" or _is_cue(nx.text) or nx.depth != pending_depth:
-                return False
-            if ATTRIB_RE.match(_no_marks(nx.text)) or inline_quote(_no_marks(nx.text)):
-                return False
-            if re.search(rf"[{_CLOSE}][.!?。！？]?$", _no_marks(nx.text)):
-                return True
-        return False
-
-    def cue_next(idx: int) -> bool:
-        for nx in items[idx + 1:]:
-            if nx.kind != "blank":
-                return nx.kind == "line" and (_is_cue(nx.text) is not None or bool(DIRECTION_LINE_RE.match(_no_marks(nx.text)))
-                                              or nx.text.strip().startswith("''"))
-        return False
-
+    items, tight = _items(text)
+    w = Walk(items, unit, tables or {}, is_character, tight)
     for idx, it in enumerate(items):
-        if it.kind in ("blank", "sep"):
-            if it.kind == "blank" and pending and quote_open() and closes_ahead(idx):
-                pending.append(_PARA_BREAK)  # a quote over several paragraphs: its closing mark is ahead
-                continue
-            if not (pending and attribution_next(idx)):
-                flush()
-            if it.kind == "sep" or tight and spoken:  # (a block of only directions sets the next exchange's scene)
-                end_exchange()
-            continue
-        if it.kind == "heading":
-            flush()
-            end_exchange()
-            if not it.text:
-                continue
-            if it.level == 0:  # a soft heading (copied page): consecutive ones nest
-                lvl = (path[-1][0] + 1) if (soft_run and path) else 2
-                soft_run = True
-            else:
-                lvl = it.level or 2
-                soft_run = False
-            while path and path[-1][0] >= lvl:
-                path.pop()
-            path.append((lvl, it.text))
-            continue
-        soft_run = False
-        if it.kind == "table":
-            flush()
-            end_exchange()
-            b = new_block()
-            for n, q in enumerate((tables or {}).get(it.text, [])):
-                if q.own_block and n:
-                    b = new_block()
-                out.append(_Out(Quote(q.kind, q.text, unit, q.name, dict(q.extra)), b, cur_path()))
-            continue
-        s, depth = it.text, it.depth
-        plain = _no_marks(s)
-        # `*:` continues the `*` item above it (wikitext)
-        if pending and it.marks.endswith(":") and len(it.marks) > 1 and it.marks[:-1] == pending_marks:
-            pending.append(s)
-            continue
-        # a nested item under a pending quote: its attribution or source
-        if pending and depth > pending_depth and pending_depth > 0:
-            flush(parse_attribution(s, is_character))
-            continue
-        m = TAIL_INLINE_RE.match(plain) if pending and depth == pending_depth and quote_open() else None
-        if m:
-            att = parse_attribution(m.group("who"), is_character)
-            if att.name or att.narrating:
-                pending.append(m.group("quote"))
-                flush(att)
-                end_exchange()
-                continue
-        iq = inline_quote(plain, s)
-        if iq:
-            att = parse_attribution(iq["who"], is_character)
-            if att.name or att.narrating:
-                flush()
-                end_exchange()
-                pending = [iq["quote"]]
-                flush(att)
-                continue
-        m = ATTRIB_RE.match(plain) or (HYPHEN_ATTRIB_RE.match(plain) if pending else None)
-        if m and pending:
-            att = parse_attribution(m.group("who"), is_character)
-            if att.name or ATTRIB_RE.match(plain):
-                flush(att)
-                end_exchange()
-                continue
-        if ATTRIB_RE.match(plain):  # '―Alice and the Cat' under `Name: "words"` lines closes that exchange
-            end_exchange()
-            continue
-        cue = _is_cue(s)
-        if cue:
-            flush()
-            name, words = cue
-            if not exchange:
-                new_block()
-                exchange = True
-            spoken = True
-            extra: dict = {}
-            d = LEADING_DIRECTION_RE.match(words)
-            if d:
-                extra["direction"] = d.group(1)[1:-1].strip()
-                words = words[d.end():]
-            words = clean(unquote(words))
-            if name.lower() in NARRATION_NAMES:
-                if words:
-                    out.append(_Out(Quote("narration", words, unit, None, extra), block, cur_path()))
-                last_dialogue = None
-            elif words:
-                last_dialogue = _Out(Quote("dialogue", words, unit, name, extra), block, cur_path())
-                out.append(last_dialogue)
-            elif extra.get("direction"):
-                out.append(_Out(Quote("action", f"{name} [{extra['direction']}]", unit, None, {}), block, cur_path()))
-                last_dialogue = None
-            continue
-        if not depth and re.fullmatch(r"''(?!')[^']+(?:'(?!')[^']*)*''[.!?]?", s.strip()) and not _quoted(plain):
-            plain = "[" + plain + "]"  # a whole line in italics: a transcript's stage direction
-        if DIRECTION_LINE_RE.match(plain):
-            flush()
-            if not exchange:  # a direction opens the exchange that follows it, if one does
-                if not cue_next(idx):
-                    continue
-                new_block()
-                exchange = True
-            out.append(_Out(Quote("action", plain[1:-1].strip(), unit, None, {}), block, cur_path()))
-            last_dialogue = None
-            continue
-        # a wrapped speech: a plain line right after a `Name: words` line of the same level
-        continues = not depth or it.marks.endswith(":") and len(it.marks) > 1
-        if (last_dialogue is not None and continues and not pending and idx > 0 and items[idx - 1].kind == "line"
-                and not _quoted(plain)):
-            last_dialogue.quote.text = join_lines([last_dialogue.quote.text, plain])
-            continue
-        if pending and depth != pending_depth:
-            flush()
-        if not pending:
-            end_exchange()
-        pending.append(s)
-        pending_depth, pending_marks = depth, it.marks
-    flush()
-    return _finish(out, unit, page_character, is_character, page_heading)
-
+        HANDLERS[it.kind](w, idx, it)
+    flush(w)
+    return _finish(w.out, unit, page_character, is_character, page_heading)

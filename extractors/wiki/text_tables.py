@@ -1,4 +1,4 @@
-"""Tables written in a page's text: raw wikitext tables (`{| ... |}`) and TAB-separated rows copied from a
+"""Tables written in a page's text: raw wikitext tables (`{| ... |}`, read with mwparserfromhell) and TAB-separated rows copied from a
 browser. Each table that holds lines is read by `tables._table_quotes` and replaced by a `\x00T<n>` marker
 line; `tables` maps the marker's number to its quotes.
 """
@@ -7,69 +7,62 @@ from __future__ import annotations
 
 import re
 
+import mwparserfromhell
+from mwparserfromhell.nodes import Tag
+
 from ..text import clean
 from .cells import Cell, expand_spans
-from .markup import strip_wikitext
+from .markup import _NUL, strip_wikitext
 from .records import Quote
 from .tables import _table_quotes
 
-def _wikitext_cell(raw: str, header: bool) -> Cell:
-    """'style="x" rowspan="2" | words' -> Cell; the words lose their wiki markup."""
-    attrs, text = "", raw
-    m = re.match(r"^([^|\[\]{}]*=[^|\[\]{}]*)\|(?!\|)(.*)$", raw)  # attributes before a single '|'
-    if m:
-        attrs, text = m.group(1), m.group(2)
-    text = re.sub(r"'{2,}", "", strip_wikitext(text))  # bold and italics marks
+def _span(tag: Tag, name: str) -> int:
+    """`rowspan="2"` on a wikitext cell -> 2 (1 when absent, at most 50)."""
+    for a in tag.attributes:
+        if str(a.name).strip().lower() == name:
+            m = re.match(r"\s*[\"']?(\d+)", str(a.value))
+            return max(1, min(int(m.group(1)), 50)) if m else 1
+    return 1
+
+
+def _wikitext_cell(tag: Tag) -> Cell:
+    """A `|` / `!` cell -> Cell; the words lose their wiki markup (bold and italics marks too)."""
+    text = re.sub(r"'{2,}", "", strip_wikitext(str(tag.contents)))
     text = "\n".join(clean(x) for x in text.split("\n") if clean(x))
-
-    def span(name: str) -> int:
-        a = re.search(rf"{name}\s*=\s*[\"']?(\d+)", attrs, re.I)
-        return max(1, min(int(a.group(1)), 50)) if a else 1
-
-    return Cell(header, text, span("rowspan"), span("colspan"))
+    return Cell(str(tag.tag).lower() == "th", text, _span(tag, "rowspan"), _span(tag, "colspan"))
 
 
-def _wikitext_table_rows(block: list[str]) -> list[list[Cell]]:
-    """The rows of a wikitext table (the lines between '{|' and '|}')."""
+def _is_cell(node) -> bool:
+    # mwparserfromhell reads a `|+ caption` line as a cell: not one
+    return isinstance(node, Tag) and str(node.tag).lower() in ("td", "th") and not str(node).startswith("|+")
+
+
+def _wikitext_table_rows(table: Tag) -> list[list[Cell]]:
+    """The rows of a wikitext table (`{|` ... `|}`, read by mwparserfromhell); cells before the first `|-` are a row."""
     rows: list[list[Cell]] = []
     cur: list[Cell] | None = None
-    for line in block:
-        t = line.strip()
-        if not t or t.startswith("|+"):
-            continue
-        if t.startswith("|-"):
-            cur = []
+    for node in table.contents.nodes:
+        if isinstance(node, Tag) and str(node.tag).lower() == "tr":
+            cur = [_wikitext_cell(c) for c in node.contents.nodes if _is_cell(c)]
             rows.append(cur)
-        elif t[0] in "!|":
-            header = t[0] == "!"
-            parts = re.split(r"\s*(?:!!|\|\|)\s*" if header else r"\s*\|\|\s*", t[1:])
+        elif _is_cell(node):
             if cur is None:
                 cur = []
                 rows.append(cur)
-            cur.extend(_wikitext_cell(x.strip(), header) for x in parts)
-        elif cur:  # a cell's text goes on over several lines
-            last = cur[-1]
-            last.text = "\n".join(x for x in (last.text, clean(re.sub(r"'{2,}", "", strip_wikitext(t)))) if x)
+            cur.append(_wikitext_cell(node))
     return expand_spans([r for r in rows if r])
 
 
 def _wikitext_tables(text: str, speaker: str | None, path, tables: dict[str, list[Quote]]) -> str:
     """Raw wikitext tables ('{| class="wikitable"' ... '|}'): voice-line or dialogue tables become markers."""
-    lines = text.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        if lines[i].strip().startswith("{|"):
-            j = next((k for k in range(i + 1, len(lines)) if lines[k].strip().startswith("|}")), len(lines))
-            found = _table_quotes(_wikitext_table_rows(lines[i + 1:j]), speaker, path)
+    code = mwparserfromhell.parse(text.replace("\x00", _NUL), skip_style_tags=True)
+    for node in list(code.nodes):
+        if isinstance(node, Tag) and node.wiki_markup == "{|":
+            found = _table_quotes(_wikitext_table_rows(node), speaker, path)
             if found:
                 tables[str(len(tables))] = found
-                out.append(f"\x00T{len(tables) - 1}")
-                i = j + 1
-                continue
-        out.append(lines[i])
-        i += 1
-    return "\n".join(out)
+                code.replace(node, f"{_NUL}T{len(tables) - 1}")
+    return str(code).replace(_NUL, "\x00")
 
 
 def _text_tables(text: str, speaker: str | None, path, tables: dict[str, list[Quote]] | None = None

@@ -79,6 +79,10 @@ class Kind(Enum):
 
 
 
+# the walk tests the state on every line: module names are much faster to read than Enum attributes
+_TEXT, _SPEECH, _AFTER_HEADING = State.TEXT, State.SPEECH, State.AFTER_HEADING
+
+
 # -- classifying a line --------------------------------------------------------------------------------------------
 
 def heading_kind(raw: str) -> tuple[Kind, object] | None:
@@ -115,14 +119,14 @@ def _is_place(p: Play, raw: str, s: str) -> bool:
 def _is_direction(p: Play, raw: str, s: str) -> bool:
     indent = len(raw) - len(raw.lstrip(" "))
     short_direction = DIRECTION_RE.match(s) and (indent >= 12 or (len(s.split()) <= 4 and s[-1:] in ".]_"))
-    return bool(short_direction or (p.state is not State.SPEECH and (DIRECTION_RE.match(s) or (s.startswith("_") and s.endswith("_")))))
+    return bool(short_direction or (p.state is not _SPEECH and (DIRECTION_RE.match(s) or (s.startswith("_") and s.endswith("_")))))
 
 
 def classify(p: Play, raw: str, after_blank: bool) -> tuple[Kind, object]:
     s = raw.strip()
     if not s:
         return Kind.BLANK, None
-    if p.state is State.AFTER_HEADING and _is_place(p, raw, s):
+    if p.state is _AFTER_HEADING and _is_place(p, raw, s):
         return Kind.PLACE, None
     if s == p.title and p.title and p.title.upper() == p.title:
         return Kind.TITLE, None
@@ -131,7 +135,7 @@ def classify(p: Play, raw: str, after_blank: bool) -> tuple[Kind, object]:
         return heading
     if s.startswith("["):
         return Kind.BRACKET, None
-    if s.startswith("(") and s.endswith(")") and p.state is not State.SPEECH:
+    if s.startswith("(") and s.endswith(")") and p.state is not _SPEECH:
         return Kind.PAREN, None
     cue = p.cues.match(raw)
     if cue:
@@ -288,21 +292,23 @@ CLOSING = {Kind.ACT: on_act, Kind.SCENE: on_scene, Kind.ORD_ACT: on_ord_act, Kin
            Kind.CUE: on_cue, Kind.ZH_INDENT: on_zh_indent, Kind.DIRECTION: on_direction,
            Kind.INLINE_DIRECTION: on_inline_direction}
 OTHERS = {Kind.BLANK: on_blank, Kind.PLACE: on_place, Kind.TITLE: lambda p, s, _: None, Kind.WORDS: on_words}
+# per kind: (ends the open speech first?, spends a `(Haut.)` manner?, handler); one lookup a line
+ROUTES = {kind: (kind in CLOSING, kind in (Kind.INLINE_DIRECTION, Kind.WORDS), CLOSING.get(kind) or OTHERS[kind])
+          for kind in Kind}
 
 
 def step(p: Play, raw: str) -> None:
     s = raw.strip()
     after_blank, p.prev_blank = p.prev_blank, not s
     kind, data = classify(p, raw, after_blank)
-    if kind is not Kind.BLANK and p.state is State.AFTER_HEADING:
-        p.state = State.TEXT
-    if kind in (Kind.INLINE_DIRECTION, Kind.WORDS):
+    closes, spends_manner, handler = ROUTES[kind]
+    if s and p.state is _AFTER_HEADING:
+        p.state = _TEXT
+    if spends_manner:
         p.manner = False  # a `(Haut.)` direction lets one paragraph go on as words
-    if kind in CLOSING:
+    if closes:
         close_speech(p)
-        CLOSING[kind](p, s, data)
-    else:
-        OTHERS[kind](p, s, data)
+    handler(p, s, data)
 
 
 def parse_play(text: str, resolver: AliasResolver | None = None) -> ParseResult:

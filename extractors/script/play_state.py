@@ -78,7 +78,7 @@ class State(Enum):
     AFTER_HEADING = "after heading"  # a heading without a place: the next line may be the place
 
 
-@dataclass
+@dataclass(slots=True)
 class Play:
     lines: list[str]
     cues: _Cues

@@ -173,7 +173,7 @@ class State(Enum):
     IN_SCENE = "in scene"  # after a heading: action paragraphs count towards the format score
 
 
-@dataclass
+@dataclass(slots=True)
 class Screen:
     lines: list[str]
     out: Emitter

@@ -25,6 +25,8 @@ _MEDIA_LINK = re.compile(r"^\s*(?:File|Image|Category|Media|文件|檔案|图像
                          r"Categoría|Categoria|Archivo|Kategoria|Plik|Категория|Файл|カテゴリ|ファイル)\s*:", re.I)
 _PARAM_KEY = re.compile(r"[\w ]{1,20}")
 _MARK_TAGS = {"i", "em", "cite"}  # kept as '' italics marks
+# templates, links, external links, tags and comments, entities
+_MARKUP = re.compile(r"\{\{|\[\[|\[(?:https?|ftp)://|<|&")
 _NUL = "\ufdd0"  # a noncharacter standing in for NUL while mwparserfromhell reads the text
 _COMMENT_LINE = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n", re.S | re.M)
 
@@ -61,7 +63,9 @@ def _tag(tag: Tag) -> str:
     """An HTML tag: <ref> and its note go, <br> is a line break, <i>/<em>/<cite> keep '' marks, others their words."""
     if tag.wiki_markup:  # list marks, `----`, tables: kept as written, their contents read
         if tag.contents is not None:
-            tag.contents = mwparserfromhell.parse(_plain(tag.contents), skip_style_tags=True)
+            plain = _plain(tag.contents)
+            if plain != str(tag.contents):
+                tag.contents = mwparserfromhell.parse(plain, skip_style_tags=True)
         return str(tag)
     name = _plain(tag.tag).strip().lower()
     if name == "ref":
@@ -103,6 +107,8 @@ def _plain(code: Wikicode) -> str:
 def strip_wikitext(text: str) -> str:
     """Raw wikitext -> plain lines (quote templates become `"text" — who, source`), read with mwparserfromhell;
     tags it leaves as text (an unclosed `<span>`) are dropped too."""
+    if not _MARKUP.search(text):
+        return text  # nothing the steps below would change (they all need one of these marks)
     text = _COMMENT_LINE.sub("", text)  # a line holding only a comment vanishes with its line break
     # the marker lines (`\x00T0` tables, `\x00DL`) hold NUL, where mwparserfromhell's tokenizer stops reading
     text = _plain(mwparserfromhell.parse(text.replace("\x00", _NUL), skip_style_tags=True)).replace(_NUL, "\x00")

@@ -46,7 +46,7 @@ class State(Enum):
     QUOTE = "quote"  # quote lines are pending, waiting for their end or attribution
 
 
-@dataclass
+@dataclass(slots=True)
 class Walk:
     items: list[_Item]
     unit: str

@@ -98,7 +98,7 @@ def on_table(w: Walk, idx: int, it: _Item) -> None:
         w.add(Quote(q.kind, q.text, w.unit, q.name, dict(q.extra)), b)
 
 
-@dataclass
+@dataclass(slots=True)
 class TextLine:
     """A text line being handled: the item, its text without marks (`plain`), its index."""
     it: _Item

@@ -27,6 +27,8 @@ _PARAM_KEY = re.compile(r"[\w ]{1,20}")
 _MARK_TAGS = {"i", "em", "cite"}  # kept as '' italics marks
 # templates, links, external links, tags and comments, entities
 _MARKUP = re.compile(r"\{\{|\[\[|\[(?:https?|ftp)://|<|&")
+# what may span lines: tags and comments, templates, tables
+_MULTILINE = re.compile(r"<|\{\{|\{\|")
 _NUL = "\ufdd0"  # a noncharacter standing in for NUL while mwparserfromhell reads the text
 _COMMENT_LINE = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n", re.S | re.M)
 
@@ -104,17 +106,24 @@ def _plain(code: Wikicode) -> str:
     return "".join(_node(n) for n in code.nodes)
 
 
+def _parse_plain(text: str) -> str:
+    # the marker lines (`\x00T0` tables, `\x00DL`) hold NUL, where mwparserfromhell's tokenizer stops reading
+    return _plain(mwparserfromhell.parse(text.replace("\x00", _NUL), skip_style_tags=True)).replace(_NUL, "\x00")
+
+
 def strip_wikitext(text: str) -> str:
     """Raw wikitext -> plain lines (quote templates become `"text" — who, source`), read with mwparserfromhell;
     tags it leaves as text (an unclosed `<span>`) are dropped too."""
     if not _MARKUP.search(text):
         return text  # nothing the steps below would change (they all need one of these marks)
-    text = _COMMENT_LINE.sub("", text)  # a line holding only a comment vanishes with its line break
-    # the marker lines (`\x00T0` tables, `\x00DL`) hold NUL, where mwparserfromhell's tokenizer stops reading
-    text = _plain(mwparserfromhell.parse(text.replace("\x00", _NUL), skip_style_tags=True)).replace(_NUL, "\x00")
-    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.I)
-    text = re.sub(r"</?(?:i|em|cite)>", "''", text, flags=re.I)
-    text = re.sub(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>", "", text)
+    if _MULTILINE.search(text):
+        text = _COMMENT_LINE.sub("", text)  # a line holding only a comment vanishes with its line break
+        text = _parse_plain(text)
+        text = re.sub(r"<br\s*/?>", "\n", text, flags=re.I)
+        text = re.sub(r"</?(?:i|em|cite)>", "''", text, flags=re.I)
+        text = re.sub(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>", "", text)
+    else:  # only one-line constructs (links, external links, entities): read just the lines holding them
+        text = "\n".join(_parse_plain(ln) if _MARKUP.search(ln) else ln for ln in text.split("\n"))
     return _html.unescape(text)
 
 

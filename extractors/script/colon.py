@@ -1,5 +1,8 @@
 """Colon scripts: `Name: words`, `Name：words`, `Name:「words」` (ChatHaruhi's own text form).
 
+Read as a state machine: `classify` gives each line a `Kind`, `step` runs its handler over the `State`
+(TEXT, SPEECH, BLOCK, CAST) kept in the `Parser` dataclass.
+
 - `旁白:…`, `scene:…`, `Narrator:…` (and 场景/画外 descriptions) are `narration` lines;
 - stand-alone `[...]`, `(...)`, `（…）`, `【…】` lines are `action` lines;
 - a line right below a speech that carries no cue continues it when the speech stopped

@@ -1,6 +1,9 @@
 """Stage plays: `NAME<TAB>words` or `NAME. words` cues, indented continuation lines, `[...]` directions.
 
-Layouts understood (all in one parser, line by line):
+Read as a state machine: `classify` gives each line a `Kind`, `step` runs its handler; the `State`
+(TEXT, SPEECH, AFTER_HEADING) and the rest the walk keeps live in the `Play` dataclass (play_state.py).
+
+Layouts understood:
 
 - `ROSALIND<TAB>Words...` with TAB-indented continuation lines (the brotli `asyoulik.txt`);
 - `ROSALIND. Words...` at line start (up to 3 spaces of indent), continuation lines below it

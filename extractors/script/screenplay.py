@@ -1,5 +1,8 @@
 """Screenplays (film/TV, plain text or Fountain-like): headings, action, CHARACTER cues, dialogue.
 
+Read as a state machine over blocks: `classify` names the `Kind` of the line that opens a block, its handler
+reads the block; the `Screen` dataclass keeps the position, the scene count and the `State`.
+
 - Scene headings (`INT.`, `EXT.`, `INT./EXT.`, `I/E`, `EST.`, optionally numbered) are `narration`
   lines and start a new unit, numbered "1", "2"... (the heading itself is in `extra.heading`;
   material before the first heading is unit "0");

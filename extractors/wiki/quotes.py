@@ -1,6 +1,10 @@
 """Quote pages as text: raw wikitext, text copied from a browser, or HTML rewritten by `html.py`.
 
-Understood, line by line:
+Read as a state machine: the page's lines are classified (`page_lines.ItemKind`), then one handler per
+kind runs over the `State` (IDLE, EXCHANGE, QUOTE) kept in the `Walk` dataclass (quote_walk.py); a text
+line goes through small rules in order (`LINE_RULES`).
+
+Understood:
 
 - headings: `== Section ==` (wikitext; `html.py` writes `<h2>`..`<h6>` this way), `# Section`
   (Markdown, when the page has no `==` headings), a line ending in `[edit]`/`[编辑]` (copied

@@ -7,38 +7,13 @@ DESIGN.md) with indices counted from 0, speaker ids from an `AliasResolver`, `ev
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..characters import AliasResolver
 from ..records import Line
+from ..text import clean, join_lines, strip_italics
 
-_SPACES = re.compile(r"\s+")
-
-
-def clean(text: str) -> str:
-    """Collapse runs of whitespace (joins continuation lines with single spaces)."""
-    return _SPACES.sub(" ", text).strip()
-
-
-_CJK_EDGE = re.compile(r"[\u3000-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-
-
-def join_lines(parts: list[str]) -> str:
-    """Join wrapped lines: with a space, except between two CJK characters."""
-    out = ""
-    for p in (p.strip() for p in parts):
-        if not p:
-            continue
-        if out and not (_CJK_EDGE.match(out[-1]) and _CJK_EDGE.match(p[0])):
-            out += " "
-        out += p
-    return out
-
-
-def strip_italics(text: str) -> str:
-    """Gutenberg marks stage directions as `_Exit._`: drop the underscores."""
-    return clean(text.replace("_", " "))
+__all__ = ["Event", "ParseResult", "Emitter", "events_to_lines", "clean", "join_lines", "strip_italics"]
 
 
 @dataclass

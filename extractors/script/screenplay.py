@@ -1,5 +1,8 @@
 """Screenplays (film/TV, plain text or Fountain-like): headings, action, CHARACTER cues, dialogue.
 
+Read as a state machine over blocks: `classify` names the `Kind` of the line that opens a block, its handler
+reads the block; the `Screen` dataclass keeps the position, the scene count and the `State`.
+
 - Scene headings (`INT.`, `EXT.`, `INT./EXT.`, `I/E`, `EST.`, optionally numbered) are `narration`
   lines and start a new unit, numbered "1", "2"... (the heading itself is in `extra.heading`;
   material before the first heading is unit "0");
@@ -23,9 +26,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import Enum
 
 from ..characters import AliasResolver
-from .base import Emitter, ParseResult, clean, join_lines
+from ..text import clean, join_lines
+from .base import Emitter, ParseResult
 
 HEADING_RE = re.compile(r"^(?:\d+[A-Z]?[.)]?\s+)?(?:INT\.?\s*/\s*EXT|EXT\.?\s*/\s*INT|I\s*/\s*E|INT|EXT|EST|INTERIOR|EXTERIOR)[.\s]")
 TRANSITION_RE = re.compile(
@@ -155,93 +161,154 @@ def strip_fountain_markup(text: str) -> str:
     return _FOUNTAIN_EMPHASIS_RE.sub(lambda m: m.group(2), text)
 
 
+# -- the parser: classify the line that opens a block, then one handler per kind -----------------------------------
+
+class Kind(Enum):
+    SKIP = "skip"  # a blank line, a transition (`CUT TO:`) or page furniture
+    HEADING = "heading"  # `INT. HOUSE - DAY`: a new scene
+    DUAL_CUE = "dual cue"  # two cues side by side over two columns of speech
+    CUE = "cue"  # a CHARACTER cue over its speech
+    ACTION = "action"  # any other paragraph
+
+
+class State(Enum):
+    BEFORE_SCENE = "before scene"  # material before the first heading: unit "0"
+    IN_SCENE = "in scene"  # after a heading: action paragraphs count towards the format score
+
+
+@dataclass(slots=True)
+class Screen:
+    lines: list[str]
+    out: Emitter
+    i: int = 0  # the next line to read
+    scenes: int = 0
+    state: State = State.BEFORE_SCENE  # (the title page, before `FADE IN:` or a heading, is skipped)
+
+    def more(self) -> bool:
+        """Is there a non-blank line at `i`?"""
+        return self.i < len(self.lines) and bool(self.lines[self.i].strip())
+
+
+def classify(lines: list[str], i: int) -> Kind:
+    s = lines[i].strip()
+    if not s or TRANSITION_RE.match(s) or _PAGE_FURNITURE_RE.match(s):
+        return Kind.SKIP
+    if HEADING_RE.match(s):
+        return Kind.HEADING
+    nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+    if _dual_cue(s) and nxt:
+        return Kind.DUAL_CUE
+    if _cue(s) and nxt and not TRANSITION_RE.match(nxt):
+        return Kind.CUE
+    return Kind.ACTION
+
+
+def on_skip(sc: Screen) -> None:
+    sc.i += 1
+
+
+def on_heading(sc: Screen) -> None:
+    s = sc.lines[sc.i].strip()
+    sc.i += 1
+    sc.scenes += 1
+    sc.state = State.IN_SCENE
+    sc.out.unit = str(sc.scenes)
+    heading = _HEADING_NUM_TAIL.sub("", re.sub(r"^\d+[A-Z]?[.)]?\s+", "", s))
+    sc.out.narrate(heading, heading=heading)
+    sc.out.result.covered_chars += len(s)
+
+
+def _speech_extra(ext: str, parens: list[str], **extra) -> dict:
+    if ext:
+        extra["extension"] = ext
+    if parens:  # a dual column keeps an empty `()`, a single speech drops it
+        extra["parenthetical"] = "; ".join(parens if extra.get("dual") else (p for p in parens if p))
+    return extra
+
+
+def on_dual_cue(sc: Screen) -> None:
+    dual = _dual_cue(sc.lines[sc.i].strip())
+    sc.i, words2, parens2 = _dual_speeches(sc.lines, sc.i + 1)
+    for (name, ext), said, paren in zip(dual, words2, parens2):
+        extra = _speech_extra(ext, paren, dual=True)
+        if said:
+            sc.out.result.cue_lines += 1
+            sc.out.say(name, join_lines(said), **extra)
+
+
+def _parenthetical(sc: Screen, first: str) -> tuple[str, str]:
+    """`(beat)` under a cue, maybe wrapped over lines: (its words, any speech after its `)`)."""
+    buf = first
+    while ")" not in buf and sc.more():
+        buf += " " + sc.lines[sc.i].strip()
+        sc.i += 1
+    close = buf.find(")")
+    inside = clean(buf[1:close] if close >= 0 else buf[1:])
+    return inside, buf[close + 1 :].strip() if close >= 0 else ""
+
+
+def on_cue(sc: Screen) -> None:
+    name, ext = _cue(sc.lines[sc.i].strip())
+    sc.i += 1
+    words: list[str] = []
+    parens: list[str] = []
+    while sc.more():
+        t = sc.lines[sc.i].strip()
+        sc.i += 1
+        if TRANSITION_RE.match(t) or _PAGE_FURNITURE_RE.match(t):
+            continue
+        if t.startswith("("):
+            inside, rest = _parenthetical(sc, t)
+            parens.append(inside)
+            if rest:
+                words.append(rest)
+            continue
+        words.append(t)
+    extra = _speech_extra(ext, parens)
+    said = join_lines(words)
+    if said:
+        sc.out.result.cue_lines += 1
+        sc.out.say(name, said, **extra)
+    elif parens:
+        sc.out.act(f"{name} ({extra['parenthetical']})")
+
+
+def on_action(sc: Screen) -> None:
+    """An action paragraph, up to a blank line, a heading or a cue."""
+    lines, n = sc.lines, len(sc.lines)
+    para: list[str] = []
+    while sc.more():
+        t = lines[sc.i].strip()
+        if para and (HEADING_RE.match(t) or (_cue(t) and sc.i + 1 < n and lines[sc.i + 1].strip())):
+            break
+        if not (TRANSITION_RE.match(t) or _PAGE_FURNITURE_RE.match(t)):
+            para.append(t)
+        sc.i += 1
+    action = join_lines(para)
+    sc.out.act(action)
+    if sc.state is State.IN_SCENE:
+        sc.out.result.covered_chars += len(action) // 2
+
+
+HANDLERS = {Kind.SKIP: on_skip, Kind.HEADING: on_heading, Kind.DUAL_CUE: on_dual_cue, Kind.CUE: on_cue,
+            Kind.ACTION: on_action}
+
+
+def _title_page_end(lines: list[str]) -> int:
+    """The first line after the title page: `FADE IN:` or the first heading (0 when there is neither)."""
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if HEADING_RE.match(s) or re.match(r"^FADE IN:?$", s):
+            return i
+    return 0
+
+
 def parse_screenplay(text: str, resolver: AliasResolver | None = None) -> ParseResult:
     """Parse a screenplay; see the module docstring."""
     lines = strip_fountain_markup(text).split("\n")
     headers = running_headers(lines)
     lines = join_page_breaks(["" if ln.strip() in headers else ln for ln in lines])
-    start = 0
-    for i, ln in enumerate(lines):
-        s = ln.strip()
-        if HEADING_RE.match(s) or re.match(r"^FADE IN:?$", s):
-            start = i
-            break
-    out = Emitter("screenplay", unit="0")
-    scenes = 0
-    i, n = start, len(lines)
-    while i < n:
-        s = lines[i].strip()
-        if not s or TRANSITION_RE.match(s) or _PAGE_FURNITURE_RE.match(s):
-            i += 1
-            continue
-        if HEADING_RE.match(s):
-            scenes += 1
-            out.unit = str(scenes)
-            heading = _HEADING_NUM_TAIL.sub("", re.sub(r"^\d+[A-Z]?[.)]?\s+", "", s))
-            out.narrate(heading, heading=heading)
-            out.result.covered_chars += len(s)
-            i += 1
-            continue
-        dual = _dual_cue(s)
-        if dual and i + 1 < n and lines[i + 1].strip():
-            i, words2, parens2 = _dual_speeches(lines, i + 1)
-            for (name, ext), said, paren in zip(dual, words2, parens2):
-                extra = {"dual": True}
-                if ext:
-                    extra["extension"] = ext
-                if paren:
-                    extra["parenthetical"] = "; ".join(paren)
-                if said:
-                    out.result.cue_lines += 1
-                    out.say(name, join_lines(said), **extra)
-            continue
-        cue = _cue(s)
-        nxt = lines[i + 1].strip() if i + 1 < n else ""
-        if cue and nxt and not TRANSITION_RE.match(nxt):
-            name, ext = cue
-            i += 1
-            words: list[str] = []
-            parens: list[str] = []
-            while i < n and lines[i].strip():
-                t = lines[i].strip()
-                i += 1
-                if TRANSITION_RE.match(t) or _PAGE_FURNITURE_RE.match(t):
-                    continue
-                if t.startswith("("):
-                    buf = t
-                    while ")" not in buf and i < n and lines[i].strip():
-                        buf += " " + lines[i].strip()
-                        i += 1
-                    close = buf.find(")")
-                    parens.append(clean(buf[1:close] if close >= 0 else buf[1:]))
-                    rest = buf[close + 1 :].strip() if close >= 0 else ""
-                    if rest:
-                        words.append(rest)
-                    continue
-                words.append(t)
-            extra = {}
-            if ext:
-                extra["extension"] = ext
-            if parens:
-                extra["parenthetical"] = "; ".join(p for p in parens if p)
-            said = join_lines(words)
-            if said:
-                out.result.cue_lines += 1
-                out.say(name, said, **extra)
-            elif parens:
-                out.act(f"{name} ({extra['parenthetical']})")
-            continue
-        # an action paragraph
-        para: list[str] = []
-        while i < n and lines[i].strip():
-            t = lines[i].strip()
-            if para and (HEADING_RE.match(t) or (_cue(t) and i + 1 < n and lines[i + 1].strip())):
-                break
-            if not (TRANSITION_RE.match(t) or _PAGE_FURNITURE_RE.match(t)):
-                para.append(t)
-            i += 1
-        action = join_lines(para)
-        out.act(action)
-        if scenes:
-            out.result.covered_chars += len(action) // 2
-    return out.result
+    sc = Screen(lines, Emitter("screenplay", unit="0"), i=_title_page_end(lines))
+    while sc.i < len(lines):
+        HANDLERS[classify(lines, sc.i)](sc)
+    return sc.out.result

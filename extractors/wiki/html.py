@@ -1,4 +1,5 @@
-"""Read a wiki page's HTML with the standard library's `html.parser`: title, headings, tables, text.
+"""Read a wiki page's HTML with lxml's HTML parser (libxml2: implied end tags as a browser closes them): title,
+headings, tables, text. The reader is the parser's target: it gets start/end/data events in document order.
 
 `read_html(text)` returns a `Page`: its `<title>` and first `<h1>`, and its body as a list of
 blocks in document order:
@@ -23,88 +24,20 @@ page furniture found by tag or class/id (navigation, footer, infobox, table of c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from lxml import etree
 
-from ..script.base import clean
+from ..text import clean
+from .cells import Cell, Page, _span, expand_spans
+from .html_tags import (_BLOCK, _HEADINGS, _ITALIC, _LIST_MARK, _PARA, _VOID, SEPARATOR, SOFT_SEPARATOR, clean_lines,
+                        looks_like_html, skipped)
 
-_BLOCK = {"div", "blockquote", "section", "article", "pre", "center", "tbody", "thead", "figure", "figcaption"}
-_PARA = {"p"}
-_HEADINGS = {"h2", "h3", "h4", "h5", "h6"}
-_SKIP = {"script", "style", "noscript", "audio", "video", "button", "template", "svg", "sup", "rt", "rp",
-         "nav", "footer", "aside", "form", "select", "textarea", "head"}
-_SKIP_CLASSES = {
-    "mw-editsection", "toc", "navbox", "reference", "references", "reflist", "mw-references-wrap", "noprint",
-    "catlinks", "printfooter", "mw-jump-link", "portable-infobox", "infobox", "mw-cite-backlink", "page-footer",
-    "global-navigation", "wds-global-navigation", "fandom-community-header", "page-header__categories",
-    "page-side-tools", "mw-indicators", "vector-header", "vector-column-start", "mw-footer", "sistersitebox",
-    "wikipedia-box", "interwiki", "vector-toc", "mw-portlet", "page-header__actions", "audio-button",
-}
-_SKIP_IDS = {"toc", "mw-navigation", "footer", "catlinks", "mw-panel", "mw-head", "sitesub", "contentsub",
-             "jump-to-nav", "p-lang", "mw-page-base", "mw-head-base", "sitenotice", "vector-toc"}
-_VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param", "track"}
-_ITALIC = {"i", "em"}
-_LIST_MARK = {"ul": "*", "ol": "#", "dl": ":"}
-SEPARATOR = "----"
-SOFT_SEPARATOR = "\x00DL"  # the edge of a top-level <dl>: an exchange boundary unless the page uses <hr> for that
+__all__ = ["read_html", "looks_like_html", "Cell", "Page", "expand_spans", "SEPARATOR", "SOFT_SEPARATOR"]
 
 
-@dataclass
-class Cell:
-    header: bool
-    text: str
-    rowspan: int = 1
-    colspan: int = 1
-    origin: int = -1  # id of the source cell (spanned copies share it)
+class _Reader:
+    """The target of lxml's HTML parser: gets start/end/data events in document order."""
 
-
-@dataclass
-class Page:
-    title: str = ""
-    h1: str = ""
-    lead: str = ""  # the bold subject of the page's first paragraph ('<p><b>Rosalind</b> is the heroine...'),
-    # "" when it is in italics (a work: '<b><i>As You Like It</i></b> is a comedy')
-    blocks: list[tuple[str, object]] = field(default_factory=list)
-
-
-def _span(attrs: dict, name: str) -> int:
-    try:
-        return max(1, min(int(str(attrs.get(name) or "1").strip().split()[0]), 50))
-    except (ValueError, IndexError):
-        return 1
-
-
-def expand_spans(rows: list[list[Cell]]) -> list[list[Cell]]:
-    """Lay the cells on a grid: a cell with rowspan/colspan N appears in each of the N slots."""
-    grid: list[list[Cell]] = []
-    pending: dict[tuple[int, int], Cell] = {}  # (row, col) -> spanned cell
-    n = 0
-    for r, row in enumerate(rows):
-        out: list[Cell] = []
-        col = 0
-        cells = list(row)
-        while cells or (r, col) in pending:
-            if (r, col) in pending:
-                out.append(pending.pop((r, col)))
-                col += 1
-                continue
-            c = cells.pop(0)
-            if c.origin < 0:
-                c.origin = n
-                n += 1
-            for dc in range(c.colspan):
-                copy = c if dc == 0 else Cell(c.header, c.text, 1, 1, c.origin)
-                out.append(copy)
-                for dr in range(1, c.rowspan):
-                    pending[(r + dr, col + dc)] = Cell(c.header, c.text, 1, 1, c.origin)
-            col += c.colspan
-        grid.append(out)
-    return grid
-
-
-class _Reader(HTMLParser):
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.page = Page()
         self.skip: list[list] = []  # [tag, depth] of skipped elements
         self.in_title = False
@@ -135,37 +68,13 @@ class _Reader(HTMLParser):
             self.dl_nested = True
         txt = "".join(self.text)
         self.text = []
-        out = self._clean_lines(txt)
+        out = clean_lines(txt)
         if out:
             self.page.blocks.append(("text", out))
 
-    @staticmethod
-    def _clean_lines(txt: str) -> str:
-        out: list[str] = []
-        for ln in txt.split("\n"):
-            s = clean(ln)
-            if s == "\x01":  # a paragraph break: one blank line
-                if out and out[-1] != "":
-                    out.append("")
-            elif s.strip("*#:; ") or s == SEPARATOR:
-                out.append(s)
-        while out and out[-1] == "":
-            out.pop()
-        return "\n".join(out)
-
-    def _skipped(self, tag: str, attrs: dict) -> bool:
-        if tag == "footer" and self.blockquote:  # <blockquote>...<footer>— Name</footer>: the attribution
-            return False
-        if tag in _SKIP:
-            return True
-        classes = set(str(attrs.get("class") or "").lower().split())
-        if classes & _SKIP_CLASSES:
-            return True
-        return str(attrs.get("id") or "").lower() in _SKIP_IDS
-
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if self.skip:
+        if self.skip:  # inside a skipped element: only count its nesting (and note <title>/<h1>)
             if tag == self.skip[-1][0] and tag not in _VOID:
                 self.skip[-1][1] += 1
             if tag == "title":
@@ -176,74 +85,90 @@ class _Reader(HTMLParser):
         if tag == "title":
             self.in_title = True
             return
-        if self._skipped(tag, a):
+        if skipped(tag, a, self.blockquote):
             if tag not in _VOID:
                 self.skip.append([tag, 1])
             return
-        if tag == "h1":
-            self.in_h1 = True
-        elif tag in _HEADINGS and not self.tables:
+        handler = _START.get(tag) or (_Reader._start_block if tag in _BLOCK else None)
+        if handler:
+            handler(self, tag, a)
+
+    def _start_h1(self, tag: str, a: dict) -> None:
+        self.in_h1 = True
+
+    def _start_heading(self, tag: str, a: dict) -> None:
+        if not self.tables:
             self._flush_text()
             self.heading = []
             self.heading_level = int(tag[1])
-        elif tag == "table":
-            if not self.tables:
-                self._flush_text()
-            self.nested_cell_stack.append((self.cell, self.cell_attrs))
-            self.cell = None
-            self.tables.append([])
-        elif tag == "tr" and self.tables:
+
+    def _start_table(self, tag: str, a: dict) -> None:
+        if not self.tables:
+            self._flush_text()
+        self.nested_cell_stack.append((self.cell, self.cell_attrs))
+        self.cell = None
+        self.tables.append([])
+
+    def _start_row(self, tag: str, a: dict) -> None:
+        if self.tables:
             self._end_cell()
             self.tables[-1].append([])
-        elif tag in ("td", "th") and self.tables:
+
+    def _start_cell(self, tag: str, a: dict) -> None:
+        if self.tables:
             self._end_cell()
             if not self.tables[-1]:
                 self.tables[-1].append([])
             self.cell, self.cell_attrs = [], (tag == "th", _span(a, "rowspan"), _span(a, "colspan"))
-        elif tag in _LIST_MARK:
-            if tag == "dl" and not self.lists and self.cell is None and not self.tables:
-                self._separator(SOFT_SEPARATOR)
-                self.dl = (len(self.text), [])
-            elif self.lists:
-                self.dl_nested = True
-            self.lists.append(_LIST_MARK[tag])
-            self._newline()
-        elif tag in ("li", "dd", "dt"):
-            self._newline()
-            if self.dl is not None and len(self.lists) == 1 and tag in ("dd", "dt") and self.cell is None:
-                self.dl_item = (tag, [])
-            if self.cell is None and not self.tables:  # the marker is written with the item's first words
-                marks = "".join(self.lists) or ("*" if tag == "li" else ":")
-                self.pending_mark = marks[:-1] + ";" if tag == "dt" else marks
-                self.items.append(marks)
-        elif tag == "hr":
-            self._separator()
-        elif tag in _PARA:
-            self._newline(blank=True)
-            if self.paras == 0 and not self.lists and not self.tables and self.cell is None:
-                self.in_lead = True
-            self.paras += 1
-        elif tag in ("b", "strong") and self.in_lead and self.lead is None:
+
+    def _start_list(self, tag: str, a: dict) -> None:
+        if tag == "dl" and not self.lists and self.cell is None and not self.tables:
+            self._separator(SOFT_SEPARATOR)
+            self.dl = (len(self.text), [])
+        elif self.lists:
+            self.dl_nested = True
+        self.lists.append(_LIST_MARK[tag])
+        self._newline()
+
+    def _start_item(self, tag: str, a: dict) -> None:
+        self._newline()
+        if self.dl is not None and len(self.lists) == 1 and tag in ("dd", "dt") and self.cell is None:
+            self.dl_item = (tag, [])
+        if self.cell is None and not self.tables:  # the marker is written with the item's first words
+            marks = "".join(self.lists) or ("*" if tag == "li" else ":")
+            self.pending_mark = marks[:-1] + ";" if tag == "dt" else marks
+            self.items.append(marks)
+
+    def _start_para(self, tag: str, a: dict) -> None:
+        self._newline(blank=True)
+        if self.paras == 0 and not self.lists and not self.tables and self.cell is None:
+            self.in_lead = True
+        self.paras += 1
+
+    def _start_bold(self, tag: str, a: dict) -> None:
+        if self.in_lead and self.lead is None:
             self.lead = []
             self.lead_italic = self.italic > 0
-        elif tag == "br":
-            self._br()
-        elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
+
+    def _start_italic(self, tag: str, a: dict) -> None:
+        if self.cell is None and not self.tables and self.heading is None:
             self.italic += 1
             if self.lead is not None and self.in_lead and not "".join(self.lead).strip():
                 self.lead_italic = True
             self._italic()
-        elif tag == "q":
-            self._write("“")
-        elif tag == "cite" and self.blockquote and self.cell is None and not self.tables:
+
+    def _start_cite(self, tag: str, a: dict) -> None:
+        if self.blockquote and self.cell is None and not self.tables:
             line = "".join(self.text).rsplit("\n", 1)[-1]
             if not line.strip(" \x01"):  # '<p><cite>Mr. Darcy</cite>, Chapter 34</p>' closing a quote: its attribution
                 self.text.append("— ")
-        elif tag == "blockquote":
-            self.blockquote += 1
-            self._newline(blank=True)
-        elif tag in _BLOCK:
-            self._newline()
+
+    def _start_blockquote(self, tag: str, a: dict) -> None:
+        self.blockquote += 1
+        self._newline(blank=True)
+
+    def _start_block(self, tag: str, a: dict) -> None:
+        self._newline()
 
     def _italic(self) -> None:
         if self.pending_mark is not None:  # an item opening in italics: the marker first
@@ -257,14 +182,6 @@ class _Reader(HTMLParser):
             self.pending_mark = self.items[-1] + ":"
         else:
             self._newline()
-
-    def handle_startendtag(self, tag, attrs):
-        if self.skip:
-            return
-        if tag == "br":
-            self._br()
-        elif tag == "hr":
-            self._separator()
 
     def _write(self, s: str) -> None:
         if self.cell is not None:
@@ -283,7 +200,7 @@ class _Reader(HTMLParser):
             self.text.append(f"\n{mark}\n")
 
     def handle_endtag(self, tag):
-        if self.skip:
+        if self.skip:  # inside a skipped element: count down its nesting (and note </title>, </h1>)
             if tag == self.skip[-1][0]:
                 self.skip[-1][1] -= 1
                 if self.skip[-1][1] == 0:
@@ -293,50 +210,57 @@ class _Reader(HTMLParser):
             elif tag == "h1":
                 self.in_h1 = False
             return
-        if tag == "title":
-            self.in_title = False
-        elif tag == "h1":
-            self.in_h1 = False
-            self._newline()
-        elif tag in _HEADINGS and self.heading is not None:
+        handler = _END.get(tag) or (_Reader._end_block if tag in _BLOCK else None)
+        if handler:
+            handler(self, tag)
+
+    def _end_h1(self, tag: str) -> None:
+        self.in_h1 = False
+        self._newline()
+
+    def _end_heading(self, tag: str) -> None:
+        if self.heading is not None:
             h = clean("".join(self.heading))
             self.heading = None
             if h:
                 self.page.blocks.append(("heading", (self.heading_level, h)))
-        elif tag in ("td", "th") and self.tables and self.cell is not None:
-            self._end_cell()
-        elif tag == "tr" and self.tables:
-            self._end_cell()
-        elif tag == "table" and self.tables:
-            self._end_table()
-        elif tag in _LIST_MARK and self.lists:
+
+    def _end_list(self, tag: str) -> None:
+        if self.lists:
             self.lists.pop()
             self._newline()
             if tag == "dl" and not self.lists and self.cell is None and not self.tables:
                 self._end_dl()
                 self._separator(SOFT_SEPARATOR)
-        elif tag in _ITALIC and self.cell is None and not self.tables and self.heading is None:
+
+    def _end_italic(self, tag: str) -> None:
+        if self.cell is None and not self.tables and self.heading is None:
             self.italic = max(0, self.italic - 1)
             self.text.append("''")
-        elif tag in ("b", "strong") and self.in_lead and self.lead is not None:
+
+    def _end_bold(self, tag: str) -> None:
+        if self.in_lead and self.lead is not None:
             self.in_lead = False  # only the first bold words of the first paragraph
-        elif tag == "q":
-            self._write("”")
-        elif tag == "blockquote":
-            self.blockquote = max(0, self.blockquote - 1)
-            self._newline(blank=True)
-        elif tag in _PARA:
-            self.in_lead = False
-            self._newline(blank=True)
-        elif tag in _BLOCK or tag in ("li", "dd", "dt"):
-            if tag in ("dd", "dt") and self.dl_item is not None and self.dl_item[0] == tag and self.dl is not None:
-                self.dl[1].append((tag, clean(" ".join("".join(self.dl_item[1]).split()))))
-                self.dl_item = None
-            if tag in ("li", "dd", "dt"):
-                self.pending_mark = None
-                if self.items and self.cell is None and not self.tables:
-                    self.items.pop()
-            self._newline()
+
+    def _end_blockquote(self, tag: str) -> None:
+        self.blockquote = max(0, self.blockquote - 1)
+        self._newline(blank=True)
+
+    def _end_para(self, tag: str) -> None:
+        self.in_lead = False
+        self._newline(blank=True)
+
+    def _end_item(self, tag: str) -> None:
+        if tag in ("dd", "dt") and self.dl_item is not None and self.dl_item[0] == tag and self.dl is not None:
+            self.dl[1].append((tag, clean(" ".join("".join(self.dl_item[1]).split()))))
+            self.dl_item = None
+        self.pending_mark = None
+        if self.items and self.cell is None and not self.tables:
+            self.items.pop()
+        self._newline()
+
+    def _end_block(self, tag: str) -> None:
+        self._newline()
 
     def _end_cell(self) -> None:
         """Close the open cell (also implied by the next <td>/<th>/<tr> or the table's end: HTML lets a page
@@ -375,7 +299,7 @@ class _Reader(HTMLParser):
         txt = "".join(self.text[start:])
         del self.text[start:]
         self._flush_text()
-        self.page.blocks.append(("dl", (expand_spans(rows), self._clean_lines(txt))))
+        self.page.blocks.append(("dl", (expand_spans(rows), clean_lines(txt))))
 
     def handle_data(self, data):
         if self.in_title:
@@ -402,24 +326,51 @@ class _Reader(HTMLParser):
                 self.pending_mark = None
             self.text.append(data)
 
+    # lxml's parser-target interface
+    def start(self, tag, attrib) -> None:
+        self.handle_starttag(tag, attrib.items())
+
+    def end(self, tag) -> None:
+        self.handle_endtag(tag)
+
+    def data(self, text) -> None:
+        self.handle_data(text)
+
     def close(self):
-        super().close()
         while self.tables:  # an unclosed table (a page cut short, or </table> left out)
             self._end_table()
         self._flush_text()
 
 
+_START = {
+    "h1": _Reader._start_h1, **{h: _Reader._start_heading for h in _HEADINGS}, "table": _Reader._start_table,
+    "tr": _Reader._start_row, "td": _Reader._start_cell, "th": _Reader._start_cell,
+    **{t: _Reader._start_list for t in _LIST_MARK}, **{t: _Reader._start_item for t in ("li", "dd", "dt")},
+    "hr": lambda r, tag, a: r._separator(), **{t: _Reader._start_para for t in _PARA},
+    "b": _Reader._start_bold, "strong": _Reader._start_bold, "br": lambda r, tag, a: r._br(),
+    **{t: _Reader._start_italic for t in _ITALIC}, "q": lambda r, tag, a: r._write("“"), "cite": _Reader._start_cite,
+    "blockquote": _Reader._start_blockquote,
+}
+
+_END = {
+    "title": lambda r, tag: setattr(r, "in_title", False), "h1": _Reader._end_h1,
+    **{h: _Reader._end_heading for h in _HEADINGS},
+    "td": lambda r, tag: r._end_cell() if r.tables and r.cell is not None else None,
+    "th": lambda r, tag: r._end_cell() if r.tables and r.cell is not None else None,
+    "tr": lambda r, tag: r._end_cell() if r.tables else None,
+    "table": lambda r, tag: r._end_table() if r.tables else None,
+    **{t: _Reader._end_list for t in _LIST_MARK}, **{t: _Reader._end_italic for t in _ITALIC},
+    "b": _Reader._end_bold, "strong": _Reader._end_bold, "q": lambda r, tag: r._write("”"),
+    "blockquote": _Reader._end_blockquote, **{t: _Reader._end_para for t in _PARA},
+    **{t: _Reader._end_item for t in ("li", "dd", "dt")},
+}
+
+
 def read_html(text: str) -> Page:
     r = _Reader()
-    r.feed(text)
-    r.close()
+    parser = etree.HTMLParser(target=r, remove_comments=True, remove_pis=True)
+    parser.feed(text)
+    parser.close()
     r.page.title, r.page.h1 = clean(r.page.title), clean(r.page.h1)
     r.page.lead = "" if r.lead is None or r.lead_italic else clean("".join(r.lead))
     return r.page
-
-
-def looks_like_html(text: str) -> bool:
-    head = text[:4000].lower()
-    low = text.lower()
-    return ("<html" in head or "<!doctype html" in head or "<table" in low or "<body" in head or "<p>" in head
-            or "<dl>" in low or "<ul>" in low or "<div" in head)

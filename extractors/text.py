@@ -1,0 +1,106 @@
+"""Shared text helpers of the script and wiki parsers: sentence ends, quote marks, cleaning and joining.
+
+One place for the character sets both parsers read text with:
+
+- sentence ends: `SENTENCE_END_MARKS` (ASCII and full-width `.!?。！？`), and the wider sets a parser
+  uses to decide whether a wrapped line stopped mid-sentence (`SPEECH_END`, `CLAUSE_END`);
+- quote marks: `OPEN_QUOTES` / `CLOSE_QUOTES` (English, German, French, 「」『』 and the full-width
+  families), `QUOTE_PAIRS` (an opening mark -> the marks that may close it), `unquote` (any family,
+  apostrophes inside kept) and `unquote_pair` (one matching pair, nothing of it inside);
+- cleaning and joining: `clean` (collapse whitespace), `join_lines` (wrapped lines, no space
+  between two CJK characters), `strip_italics` (Gutenberg's `_Exit._`).
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- sentence ends ---------------------------------------------------------------------------------------------
+SENTENCE_END_MARKS = ".!?。！？"
+SENTENCE_END_RE = re.compile(f"[{re.escape(SENTENCE_END_MARKS)}]")
+# a speech line that ends with one of these did not wrap (colon scripts): closing quotes, ellipsis, tilde
+SPEECH_END = tuple(SENTENCE_END_MARKS + "」』\"”…~～")
+# a parenthesis after one of these opens a new sentence (plays): clause ends and dashes too
+CLAUSE_END = tuple(SENTENCE_END_MARKS + ";:—-…")
+
+# -- quote marks -----------------------------------------------------------------------------------------------
+OPEN_QUOTES = "\"“„«»「『'‘‚‹〝"
+CLOSE_QUOTES = "\"”»«」』'’‘›“〟"
+# an opening quote mark -> the marks that may close it: English “…”/"…"/‘…’/'…', German „…“/»…«/‚…‘,
+# French « … », Japanese/Chinese 「…」/『…』
+QUOTE_PAIRS = {'"': '"', "“": "”“", "”": "”", "„": "“”", "«": "»", "»": "«", "‹": "›", "›": "‹", "「": "」",
+               "『": "』", "‘": "’‘", "'": "'", "‚": "‘’", "〝": "〟〞"}
+# the pairs a script line is quoted with (`Name:「words」`, `Name: "words"`)
+SCRIPT_QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "‘": "’"}
+# a line that ends with a closing quote (and maybe a sentence mark after it)
+CLOSED_QUOTE_END_RE = re.compile(rf"[{CLOSE_QUOTES}][{SENTENCE_END_MARKS}]?$")
+
+
+def _apostrophe(s: str, i: int) -> bool:
+    """Is the mark at s[i] an apostrophe (We're, don't, Holmes' pipe) rather than a quote mark?"""
+    if s[i] not in "'’":
+        return False
+    before = s[i - 1] if i > 0 else " "
+    after = s[i + 1] if i + 1 < len(s) else " "
+    return before.isalpha() and (after.isalpha() or after == " " and before in "sS")
+
+
+def unquote(text: str) -> str:
+    """'"quote"' / '« citation »' / '„Zitat“' / "'quote'" / '「台词」' -> the words inside; else unchanged.
+
+    A sentence mark after the closing quote ('"Quite so".') stays; the words are not unquoted when
+    the same marks also occur inside (two quotes on one line), apostrophes excepted."""
+    t = text.strip()
+    if len(t) < 2 or t[0] not in QUOTE_PAIRS:
+        return t
+    closes = QUOTE_PAIRS[t[0]]
+    body, tail = t, ""
+    if len(body) > 2 and body[-1] in SENTENCE_END_MARKS and body[-2] in closes:
+        body, tail = body[:-1], body[-1]
+    if body[-1] not in closes:
+        return t
+    inner = body[1:-1]
+    marks = set(t[0]) | set(closes)
+    if any(ch in marks and not _apostrophe(inner, i) for i, ch in enumerate(inner)):
+        return t
+    inner = inner.strip()
+    if tail and inner and inner[-1] not in SENTENCE_END_MARKS + "…":
+        inner += tail
+    return inner
+
+
+def unquote_pair(text: str) -> str:
+    """`「words」` / `"words"` -> the words, when one script quote pair encloses the whole text."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] in SCRIPT_QUOTE_PAIRS and text.endswith(SCRIPT_QUOTE_PAIRS[text[0]]):
+        inner = text[1:-1]
+        if text[0] not in inner and SCRIPT_QUOTE_PAIRS[text[0]] not in inner:
+            return inner.strip()
+    return text
+
+
+# -- cleaning and joining --------------------------------------------------------------------------------------
+_SPACES = re.compile(r"\s+")
+CJK_EDGE = re.compile(r"[\u3000-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def clean(text: str) -> str:
+    """Collapse runs of whitespace (joins continuation lines with single spaces)."""
+    return _SPACES.sub(" ", text).strip()
+
+
+def join_lines(parts: list[str]) -> str:
+    """Join wrapped lines: with a space, except between two CJK characters."""
+    out = ""
+    for p in (p.strip() for p in parts):
+        if not p:
+            continue
+        if out and not (CJK_EDGE.match(out[-1]) and CJK_EDGE.match(p[0])):
+            out += " "
+        out += p
+    return out
+
+
+def strip_italics(text: str) -> str:
+    """Gutenberg marks stage directions as `_Exit._`: drop the underscores."""
+    return clean(text.replace("_", " "))

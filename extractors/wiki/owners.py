@@ -1,0 +1,77 @@
+"""After the walk: give unattributed quotes an owner (a section named after a speaker, the page's
+character) or drop them, then name the units (heading path, `#n` when a section holds several blocks).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .attribution import _looks_like_name
+from .records import Placed, Quote
+
+
+_ABOUT_RE = re.compile(r"\babout\b|\büber\b|\bsur\b|à propos|\bon\s+\w+$|misattributed|disputed|attributed|关于|評價|评价|误传|存疑", re.IGNORECASE)
+# a section that holds the page character's quotes: a plain '* words' item in it is theirs
+_QUOTES_SECTION = re.compile(r"^(?:quotes?|quotations?|sourced|zitate|citations|citas|citazioni|台词|台詞|语录|語錄|名言|名台词|セリフ)$",
+                             re.IGNORECASE)
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\W_]+", " ", name.lower()).strip()
+
+
+def _finish(out: list[Placed], base: str, page_character: str | None, is_character, page_heading: str | None = None
+            ) -> list[Quote]:
+    """Give unattributed quotes an owner (or drop them), then name the units."""
+    speakers = {_norm(o.quote.name) for o in out if o.quote.name}
+    speakers.discard("")
+
+    def speaker_heading(h: str) -> str | None:
+        n = _norm(h)
+        if not n or not _looks_like_name(h) and not (is_character and is_character(h)):
+            return None
+        if n in speakers or (is_character and is_character(h)) or (page_character and n == _norm(page_character)):
+            return h
+        words = n.split()
+        if len(words) > 1 and any(w in speakers for w in (words[0], words[-1]) if len(w) > 2):
+            return h
+        return None
+
+    page_owner = page_character or (speaker_heading(page_heading) if page_heading else None)
+    kept: list[Placed] = []
+    for o in out:
+        if o.owner_headings:
+            owner = next((speaker_heading(h) for h in reversed(o.owner_headings) if speaker_heading(h)), None)
+            if owner:
+                o.quote.name = owner
+            elif page_owner and (o.quoted or "source" in o.quote.extra or _QUOTES_SECTION.match(o.owner_headings[-1])
+                                 ) and not any(_ABOUT_RE.search(h) for h in o.owner_headings):
+                o.quote.name = page_owner  # a character page: '* words' / '** ''Work'' (1887)' is theirs
+            else:
+                continue
+        kept.append(o)
+
+    # units: the heading path, numbered when a section run holds more than one block
+    runs: list[list[Placed]] = []
+    for o in kept:
+        if runs and runs[-1][-1].path == o.path:
+            runs[-1].append(o)
+        else:
+            runs.append([o])
+    result: list[Quote] = []
+    for run in runs:
+        path = " / ".join(run[0].path)
+        blocks: list[int] = []
+        for o in run:
+            if not blocks or blocks[-1] != o.block:
+                blocks.append(o.block)
+        for o in run:
+            k = blocks.index(o.block) + 1
+            if len(blocks) == 1:
+                o.quote.unit = path or base
+            elif path:
+                o.quote.unit = f"{path} #{k}"
+            else:
+                o.quote.unit = str(k) if base == "1" else f"{base} #{k}"
+            result.append(o.quote)
+    return result

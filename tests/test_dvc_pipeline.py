@@ -102,9 +102,6 @@ EXTRACT_MODULES = {
 }
 
 
-# A kind that imports another kind's package (issue 8 point 2 removes the last one: wiki borrowing script's
-# text helpers; delete the entry when it is gone). No configured work is of such a kind today.
-KNOWN_CROSS_IMPORTS = {"wiki": ["extractors/script"]}
 
 
 @pytest.mark.parametrize("kind", sorted(EXTRACT_MODULES))
@@ -114,7 +111,7 @@ def test_every_module_a_lines_stage_runs_is_one_of_its_deps(kind):
     from extractors.registry import BUILTIN
 
     used = _modules_used([BUILTIN[kind].split(":")[0], *EXTRACT_MODULES[kind]], ("extractors",))
-    deps = [d.replace("${item.kind}", kind) for d in _deps("lines")] + KNOWN_CROSS_IMPORTS.get(kind, [])
+    deps = [d.replace("${item.kind}", kind) for d in _deps("lines")]
     missing = [m for m in used if not _covered(m, deps)]
     assert used and not missing, f"the lines stage of a {kind} work runs {missing} but dvc.yaml does not list it"
     assert {"pipeline/commands/run.py", "pipeline/models.py", "extractors/registry.py"} <= set(deps)

@@ -35,8 +35,10 @@ sample: setup
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/dvc repro
 	@echo "built: $$(ls data/characters)"
 
+# Gold-data tests (../shared/corpora: PDNC, 红楼梦) skip with their reason when the data is absent;
+# ROLECORPUS_REQUIRE_GOLD=1 (set by .ci/run) makes them fail instead. -rs lists every skip and why.
 test: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+	$(BIN)/python -m pytest -q -rs -p no:cacheprovider tests
 
 bench: setup
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -44,3 +44,5 @@ def one_line_errors(fn):
             sys.exit(2)
 
     return wrapper
+
+from .commands import export as _export  # noqa: E402,F401  (registers `rolecorpus export`; after `app` exists)

@@ -1,4 +1,11 @@
-"""Shared test set-up: offline models, one torch thread, paths to samples and gold corpora."""
+"""Shared test set-up: offline models, one torch thread, paths to samples and gold corpora.
+
+Gold corpora are not in the repository: they live in `../shared/corpora/` beside the clone (PDNC for
+English speaker attribution, 红楼梦 1-8 for Chinese). Every test that reads them takes the `pdnc` or
+`honglou` fixture: where the data is absent the test skips with a reason saying where it comes from,
+so a fresh clone runs green; with ROLECORPUS_REQUIRE_GOLD=1 (set by `.ci/run`) it fails instead.
+PDNC_DIR and HONGLOU_DIR point elsewhere; ROLECORPUS_SHARED moves the whole `shared/` folder.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +29,21 @@ except ImportError:  # pragma: no cover
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "data" / "samples"
-PDNC = Path(os.environ.get("PDNC_DIR", REPO.parent / "shared" / "corpora" / "pdnc" / "data"))
+SHARED = Path(os.environ.get("ROLECORPUS_SHARED", REPO.parent / "shared"))
+PDNC = Path(os.environ.get("PDNC_DIR", SHARED / "corpora" / "pdnc" / "data"))
+HONGLOU = Path(os.environ.get("HONGLOU_DIR", SHARED / "corpora" / "honglou"))
+REQUIRE_GOLD = os.environ.get("ROLECORPUS_REQUIRE_GOLD", "") not in ("", "0")
+
+
+def gold_dir(path: Path, what: str, origin: str, env: str, needs: str) -> Path:
+    """`path` when it holds `needs`; else skip (with ROLECORPUS_REQUIRE_GOLD=1: fail), saying where the data comes from."""
+    if (path / needs).exists():
+        return path
+    reason = (f"{what} not found at {path} (no {needs}): it is {origin}, kept in ../shared/corpora beside the clone, "
+              f"not in the repository; set {env} to point elsewhere")
+    if REQUIRE_GOLD:
+        pytest.fail(f"ROLECORPUS_REQUIRE_GOLD is set and {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +58,14 @@ def samples() -> Path:
 
 @pytest.fixture(scope="session")
 def pdnc() -> Path:
-    if not PDNC.is_dir():
-        pytest.skip(f"PDNC gold corpus not found at {PDNC} (set PDNC_DIR; a clone without ../shared skips these)")
-    return PDNC
+    """The PDNC data folder: one folder per novel with novel_text.txt, quotation_info.csv, character_info.csv."""
+    return gold_dir(PDNC, "PDNC gold corpus",
+                    "the Project Dialogism Novel Corpus (github Priya22/project-dialogism-novel-corpus)",
+                    "PDNC_DIR", "PrideAndPrejudice/quotation_info.csv")
+
+
+@pytest.fixture(scope="session")
+def honglou() -> Path:
+    """The 红楼梦 1-8 folder: hongloumeng_1-8.txt and its speech-cue labels label_honglou_1-8.txt."""
+    return gold_dir(HONGLOU, "红楼梦 1-8 gold speech cues", "the labelled set of github stoensin/BERT_fun",
+                    "HONGLOU_DIR", "label_honglou_1-8.txt")

@@ -19,13 +19,9 @@ from pipeline.cli_app import app
 
 from cli_asserts import one_line_error
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-PDNC = CORPORA / "pdnc" / "data"
-needs_corpora = pytest.mark.skipif(not PDNC.is_dir(), reason=f"reference corpora not found at {CORPORA}")
 
-
-def _gold(book: str):
-    d = PDNC / book
+def _gold(corpus: Path, book: str):
+    d = corpus / book
     by_alias = collections.defaultdict(set)
     for c in pdnc.load_characters(d):
         for a in [c.name, *c.aliases]:
@@ -41,13 +37,12 @@ def _ids(member, by_alias) -> set:
 
 
 @pytest.fixture(scope="module")
-def pride():
-    return discover_cast(read_novel(PDNC / "PrideAndPrejudice" / "novel_text.txt"), "en")
+def pride(pdnc):
+    return discover_cast(read_novel(pdnc / "PrideAndPrejudice" / "novel_text.txt"), "en")
 
 
-@needs_corpora
-def test_pride_top_speakers_found_and_merged(pride):
-    by_alias, top = _gold("PrideAndPrejudice")
+def test_pride_top_speakers_found_and_merged(pride, pdnc):
+    by_alias, top = _gold(pdnc, "PrideAndPrejudice")
     first = pride[:15]
     ids = [_ids(m, by_alias) for m in first]
     assert all(len(i) <= 1 for i in ids), [(m.name, m.aliases) for m, i in zip(first, ids) if len(i) > 1]
@@ -62,18 +57,16 @@ def test_pride_top_speakers_found_and_merged(pride):
     assert not any(m.narrator for m in pride)
 
 
-@needs_corpora
-def test_styles_narrator():
-    cast = discover_cast(read_novel(PDNC / "TheMysteriousAffairAtStyles" / "novel_text.txt"), "en", 15)
+def test_styles_narrator(pdnc):
+    cast = discover_cast(read_novel(pdnc / "TheMysteriousAffairAtStyles" / "novel_text.txt"), "en", 15)
     narrators = [m for m in cast if m.narrator]
     assert len(narrators) == 1 and narrators[0].speaks >= 100
     assert "Hastings" in [narrators[0].name, *narrators[0].aliases]   # what Poirot calls him in his replies
     assert any("Poirot" in [m.name, *m.aliases] for m in cast[:3])
 
 
-@needs_corpora
-def test_oliver_twist_is_fast():
-    text = read_novel(PDNC / "OliverTwist" / "novel_text.txt")
+def test_oliver_twist_is_fast(pdnc):
+    text = read_novel(pdnc / "OliverTwist" / "novel_text.txt")
     t0 = time.time()
     cast = discover_cast(text, "en", 15)
     assert time.time() - t0 < 10          # measured: under 1 s
@@ -123,11 +116,10 @@ def test_cli_bad_language(project, samples):
     one_line_error(r, "--language")
 
 
-@needs_corpora
-def test_age_of_innocence_merges():
+def test_age_of_innocence_merges(pdnc):
     """A married name joins the maiden name (`May Archer`, `May Welland`, `May`); `The Marchioness` joins
     `Marchioness Manson`; `Mrs. Manson` stays apart from `Mrs. Manson Mingott` (Manson is also a surname)."""
-    cast = discover_cast(read_novel(PDNC / "TheAgeOfInnocence" / "novel_text.txt"), "en")
+    cast = discover_cast(read_novel(pdnc / "TheAgeOfInnocence" / "novel_text.txt"), "en")
     names = {m.name: [m.name, *m.aliases] for m in cast}
     may = next(v for v in names.values() if "May" in v)
     assert {"May Welland", "May Archer"} <= set(may)

@@ -136,12 +136,10 @@ def test_first_person_novel_with_a_configured_narrator(tmp_path):
     assert "2 character(s) configured" in p.stdout
 
 
-def test_chinese_novel_with_no_character_configured(root, tmp_path):
+def test_chinese_novel_with_no_character_configured(root, tmp_path, honglou):
     """红楼梦 as a user gets it: the 三国演义 characters configured in this project are not used; the
     discovered cast is (宝玉 speaks, nobody is 何进)."""
-    src = REPO.parent / "shared" / "corpora" / "honglou" / "hongloumeng_1-8.txt"
-    if not src.exists():
-        pytest.skip("../shared/corpora/honglou not here")
+    src = honglou / "hongloumeng_1-8.txt"
     out = tmp_path / "hlm.jsonl"
     p = run(root, "extract", "novel", str(src), "--work", "hongloumeng", "-o", str(out), "--language", "zh")
     assert p.returncode == 0, p.stderr

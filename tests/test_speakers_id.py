@@ -149,7 +149,7 @@ def test_label_lines_contract(episodes, encoder, tmp_path):
     for o, _ in judged:
         v = o.extra["voice"]
         assert v["status"] in ("confident", "maybe", "unknown")
-        assert len(v["guesses"]) == 2 and v["guesses"][0][1] >= -1
+        assert len(v["guesses"]) == 2 and v["guesses"][0]["score"] >= -1
         if v["status"] == "unknown":
             assert o.speaker is None
         else:

@@ -58,7 +58,7 @@ def write_review(lines: list[Line], out: str | Path, *, limit: int | None = None
     w.writerow(COLUMNS)
     for ln in rows:
         v = ln.extra.get("voice", {}) if isinstance(ln.extra, dict) else {}
-        g = (v.get("guesses") or []) + [["", ""], ["", ""]]
+        g = [(x["character"], x["score"]) for x in v.get("guesses") or []] + [("", ""), ("", "")]
         dur = (ln.end - ln.start) if ln.start is not None and ln.end is not None else None
         w.writerow([
             line_key(ln), ln.source, ln.index,

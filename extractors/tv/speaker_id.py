@@ -47,13 +47,13 @@ class Verdict:
     score: float | None = None
     margin: float | None = None
     confidence: float | None = None
-    guesses: list = field(default_factory=list)   # [[character, score], ...] best first (top 2)
+    guesses: list = field(default_factory=list)   # [(character, score), ...] best first (top 2)
 
     def to_extra(self) -> dict:
         d = {"status": self.status}
         if self.score is not None:
             d.update(score=round(self.score, 4), margin=round(self.margin, 4),
-                     guesses=[[c, round(s, 4)] for c, s in self.guesses])
+                     guesses=[{"character": c, "score": round(s, 4)} for c, s in self.guesses])
         return d
 
 

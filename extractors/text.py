@@ -1,4 +1,4 @@
-"""Shared text helpers of the script and wiki parsers: sentence ends, quote marks, cleaning and joining.
+"""Shared text helpers: sentence ends, quote marks, cleaning and joining (scripts, wiki pages, novels).
 
 One place for the character sets both parsers read text with:
 
@@ -22,6 +22,12 @@ SENTENCE_END_RE = re.compile(f"[{re.escape(SENTENCE_END_MARKS)}]")
 SPEECH_END = tuple(SENTENCE_END_MARKS + "」』\"”…~～")
 # a parenthesis after one of these opens a new sentence (plays): clause ends and dashes too
 CLAUSE_END = tuple(SENTENCE_END_MARKS + ";:—-…")
+# English prose (novels): a sentence or clause ends at `.!?;`, but not the full stop of a title (`Mr. Darcy`)
+EN_CLAUSE_END_MARKS = ".!?;"
+NOT_AFTER_TITLE = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)"
+EN_CLAUSE_END = f"{NOT_AFTER_TITLE}[{EN_CLAUSE_END_MARKS}]"
+# Chinese full stops (the ideographic full stop, its full-width variant, ！ and ？)
+ZH_FULL_STOPS = "．。！？"
 
 # -- quote marks -----------------------------------------------------------------------------------------------
 OPEN_QUOTES = "\"“„«»「『'‘‚‹〝"

@@ -12,6 +12,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from ..text import EN_CLAUSE_END_MARKS, NOT_AFTER_TITLE
 from .quotes import Quote
 from .speech_tags import VERBS_EN
 
@@ -59,7 +60,7 @@ _PRON_BEFORE = re.compile(r"(?:^|[.!?;]\s+|,\s+|\band\s+)([Hh]e|[Ss]he)" + _ADV 
                           + r"(?:\s+(?:to|with|in|at)\s+(?:[\w'’]+\s+){0,3}?[\w'’]+)?\s*[,:—–-]?\s*$")
 _VOCATIVE = re.compile(r"(?:^|[,;!?—]\s*|\b(?:[Dd]ear(?:est)?|[Mm]y|[Oo]h?|[Gg]ood|[Pp]oor)\s+)(" + _NAME
                        + r")(?=\s*(?:[,!?.;—]|$))")
-_SENTENCE_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)(?<!\s[A-Z])[.!?;]")
+_SENTENCE_END = re.compile(NOT_AFTER_TITLE + r"(?<!\s[A-Z])[" + EN_CLAUSE_END_MARKS + "]")
 _PRONOUN = re.compile(r"\b(he|his|himself|she|herself)\b|[.!?;:\"“”‘’]|\b[A-Z]")
 
 

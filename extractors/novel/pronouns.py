@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import EN_CLAUSE_END
 from .names import Mention
 
 _GENDER_PRON = {"female": "she", "male": "he"}
@@ -60,7 +61,7 @@ class PronounMixin:
         return loose if self.narr_recent_loose else None
 
     # ---- centering: the antecedent of a subject pronoun is the subject of an earlier main clause ----
-    _CLAUSE_SPLIT = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.!?;]+[\"'”’)]*\s+|\s*--\s*(?=[A-Z])")
+    _CLAUSE_SPLIT = re.compile(EN_CLAUSE_END + r"+[\"'”’)]*\s+|\s*--\s*(?=[A-Z])")
     _CHUNK_LEAD = re.compile(r"[\s\"'“”‘’(_*—–-]*(?:(?:and|but|then|so|yet|now|thus|here|there|however|at\s+length|at\s+last|"
                              r"immediately|instantly|presently|soon|still|again|nor|or)\b[\s,]*)*")
     _PRON_SUBJ = re.compile(r"(he|she|it|they|I|we|you)\b", re.I)

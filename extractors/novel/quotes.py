@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..text import SENTENCE_END_MARKS
 from .speech_tags import VERBS_EN
 
 STYLES = ("cjk", "curly", "double", "backtick", "curly_single", "single")
@@ -199,7 +200,7 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
     return quotes
 
 
-_SENT_BREAK = re.compile(r"[.!?。！？]\s+[A-Z\u4e00-\u9fff]")
+_SENT_BREAK = re.compile("[" + SENTENCE_END_MARKS + r"]\s+[A-Z\u4e00-\u9fff]")
 
 
 def _own_tag(between: str, after: str) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from ..text import EN_CLAUSE_END, EN_CLAUSE_END_MARKS
+
 VERBS_EN = (
     "said|says|say|saying|replied|replies|reply|cried|cries|answered|answers|returned|observed|added|continued|"
     "exclaimed|asked|asks|inquired|enquired|remarked|thought|thinks|began|begun|repeated|whispered|shouted|called|"
@@ -40,4 +42,4 @@ _NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+)
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
 _NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
 _VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+)*" + _V)
-_SENT_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.!?;]\s|[.!?;]$|—\s*$")
+_SENT_END = re.compile(EN_CLAUSE_END + r"\s|[" + EN_CLAUSE_END_MARKS + r"]$|—\s*$")

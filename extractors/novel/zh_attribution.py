@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import ZH_FULL_STOPS
 from extractors.characters import slug
 
 from .cast_zh import (_PRED, _PRED2, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT, bare_subject, is_group, is_word,
@@ -44,7 +45,7 @@ _POST = re.compile(r"[\s，,]*([^。！？“”「」，,：:\s]{1,6}?)(?:笑|�
 _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
 # a subject-less tag that goes on with the same speaker: `又道`, `说着，又问`, `复笑道`
 _GOES_ON = re.compile(r"又|复|復|再|还|還|说着|說著|说毕|說畢|说罢|說罷|接着|接著")
-_FULL_STOP = "．。！？"
+_FULL_STOP = ZH_FULL_STOPS
 
 # where the subject was found (the worst step back taken) -> confidence, by kind of subject:
 # verb: the tag's own clause; clause: an earlier clause of the sentence, past clauses that open with

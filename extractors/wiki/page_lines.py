@@ -14,6 +14,7 @@ from ..text import CLOSE_QUOTES as _CLOSE
 from ..text import OPEN_QUOTES as _OPEN
 from ..text import clean, unquote
 from .attribution import _looks_like_name, split_attribution
+from .directions import owner_heading
 from .markup import FOOTNOTE_RE, _no_marks
 
 
@@ -84,6 +85,9 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
             return _Item(ItemKind.HEADING, clean(_no_marks(h.group("b"))), level=len(s) - len(s.lstrip("#")))
     if EDIT_MARK_RE.search(s):
         return _Item(ItemKind.HEADING, clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=2)
+    # 'Example lines said by Kyon:' heads the owner's lines ('Kyon/Quotes' is a page title: parse_wiki_text)
+    if len(s) <= 80 and "/" not in s and owner_heading(_no_marks(s)):
+        return _Item(ItemKind.HEADING, clean(_no_marks(s)).rstrip(":：").strip(), level=9)
     depth = 0
     m = MARK_RE.match(s)
     if m:

@@ -29,7 +29,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .segment import Segmenter, _Item
 
 _BLOCK_NO = re.compile(r"\s*#\d+$")
-_OCCASION_KEYS = ("episode", "source", "chapter_title", "context")
+_OCCASION_KEYS = ("episode", "source", "context")
+_LIST_HEADING = re.compile(r"\b(?:quotes?|quotations|lines|voice[\s-]*(?:lines?|overs?)|sayings|catchphrases|dialogues?)\b"
+                           r"|台词|台詞|语录|語錄|语音|語音|名言|セリフ", re.I)
 
 
 def narrating(line: Line) -> bool:
@@ -46,10 +48,10 @@ def _occasion_text(ln: Line) -> str | None:
     """What the source says about when the line was said: its episode, source or context, else the unit."""
     extra = ln.extra or {}
     parts = [str(extra[k]).strip() for k in _OCCASION_KEYS if isinstance(extra.get(k), str) and extra[k].strip()]
-    if not parts:
-        unit = _BLOCK_NO.sub("", ln.unit or "").strip()
-        if unit and not unit.isdigit():
-            parts.append(unit)
+    if not parts:  # the unit's headings, less a page's list headings ('Quotes', 'Example lines said by Kyon')
+        heads = [h.strip() for h in _BLOCK_NO.sub("", ln.unit or "").split(" / ")]
+        parts = [h for h in heads if h and not h.isdigit() and not _LIST_HEADING.search(h) and h != ln.name]
+        parts = [" / ".join(parts)] if parts else []
     return "; ".join(dict.fromkeys(parts)) or None
 
 

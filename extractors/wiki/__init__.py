@@ -46,6 +46,7 @@ from ..errors import InputError
 from ..records import Line
 from ..text import clean
 from ..textio import read_text
+from .directions import owner_heading
 from .html import looks_like_html, read_html
 from .quotes import Quote, parse_quote_text
 from .tables import _CJK, _speakers_column, _table_quotes
@@ -64,6 +65,9 @@ def page_character_from_title(title: str) -> str | None:
     if not t:
         return None
     t = re.split(r"\s+[|｜–—-]\s+|_", t)[0]
+    named = owner_heading(t)  # 'Voice lines of Alice', 'Example lines said by Kyon'
+    if named:
+        return named
     t = t.split("/")[0]
     t = _TITLE_NOISE.sub("", t).strip(" :：-")
     return t or None
@@ -95,7 +99,8 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
         first = re.split(r"\s+[|｜–—-]\s+|_", clean(t))[0]
         # 'Cheshire Cat/Quotes' (a character's subpage) owns; 'Pride and Prejudice quotes' may name a work
         if not owner and name and (is_character and is_character(name) or clean(t.split("|")[0]) != name
-                                   and _TITLE_NOISE.search(first) and ("/" in first or _CJK.search(first))):
+                                   and _TITLE_NOISE.search(first) and ("/" in first or _CJK.search(first))
+                                   or owner_heading(first)):
             owner = name
         # 'Rosalind - Wikiquote' whose first paragraph opens '<b>Rosalind</b> is...' (not '<b><i>Work</i></b> is')
         if not owner and name and page.lead and name.lower() == page.lead.lower():

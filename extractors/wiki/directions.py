@@ -53,10 +53,12 @@ def split_direction(text: str) -> tuple[str | None, str, bool]:
     s = text.strip()
     m = _LEADING.match(s)
     if m:
-        d = clean(next(g for g in m.groups() if g))
+        d = clean(next(g for g in m.groups() if g)).strip("()（）[]").strip()
         if not re.fullmatch(r"[\d\s.,:-]+", d) and len(d.split()) <= 5:  # '[1]', '(1887)' are not directions
             return d, s[m.end():].strip(), bool(_NARRATING.match(d))
     m = _TRAILING.search(s)
-    if m and _NARRATING.match(clean(m.group("d"))):
-        return clean(m.group("d")), s[:m.start()].strip(), True
+    d = clean(m.group("d")) if m else ""
+    # 'Words. (narration)', 'Ah, the great puzzle! (to herself)': after a sentence end, lower case (not '(1887)')
+    if m and (_NARRATING.match(d) or re.search(r"[.!?…。！？]$", s[:m.start()]) and d[:1].islower() and len(d.split()) <= 5):
+        return d, s[:m.start()].strip(), bool(_NARRATING.match(d))
     return None, s, False

@@ -32,7 +32,7 @@ _NARRATING = re.compile(r"^(?:narrat(?:ing|ion|or)|voice[\s-]*over|(?:inner\s+)?
                         r"旁白|独白|內心獨白|内心独白|モノローグ|ナレーション)$", re.I)
 _LEADING = re.compile(r"^(?:\*(?!\*)(?P<a>[^*\n]{1,40}?)\*(?!\*)|''(?!')(?P<b>[^'\n]{1,40})''(?!')|\((?P<c>[^()\n]{1,40})\)"
                       r"|\[(?P<d>[^\[\]\n]{1,40})\]|（(?P<e>[^（）\n]{1,20})）|【(?P<f>[^【】\n]{1,20})】)\s*(?=\S)")
-_TRAILING = re.compile(r"\s*[(（\[](?P<d>[^()（）\[\]\n]{1,30})[)）\]]$")
+_TRAILING = re.compile(r"\s*(?:''|\*)?[(（\[](?P<d>[^()（）\[\]\n]{1,30})[)）\]](?:''|\*)?$")
 
 
 def owner_heading(heading: str) -> str | None:

@@ -1,0 +1,104 @@
+"""Character pages (issue 13): every line of the owner lands in a story whose last line is the owner's,
+directions kept out of the spoken words; the Jaques sample page builds solo stories end to end."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from extractors.characters import AliasResolver, Character
+from extractors.wiki import extract_wiki
+from pipeline.segment import Params, Segmenter
+
+FIXTURES = Path(__file__).parent / "fixtures" / "character_pages"
+REPO = Path(__file__).resolve().parent.parent
+
+# file -> (owner id, [(first words, direction, narrating)] in page order); nobody else's lines
+EXPECTED = {
+    "character_lines_issue13.txt": ("kyon", [
+        ("Okay, asking somebody how", "Narrating", True),
+        ("Hold on a sec.", None, False),
+        ("Hey, do you even", "annoyed", False)]),
+    "character_quotes_under_name.txt": ("dr_john_watson", [
+        ("To Sherlock Holmes she", "Narrating", True),
+        ("How on earth did", "in astonishment", False),
+        ("I had no keener", "narration", True)]),
+    "character_quotes.wiki": ("rosalind", [
+        ("But these are all", "as Ganymede, to Orlando", False),
+        ("Do you not know", "to Celia", False),
+        ("Alas the day! what", "Narrating", True)]),
+    "voice_lines_of_alice.html": ("alice", [
+        ("and what is the", "thinking", True),
+        ("Curiouser and curiouser!", "cried, surprised", False),
+        ("Dear, dear! How queer", None, False),
+        ("Who in the world", "to herself", False)]),
+}
+
+
+def first(text: str, n: int = 4) -> str:
+    return " ".join(text.split()[:n])
+
+
+def test_every_fixture_is_listed_with_its_provenance():
+    listed = set(re.findall(r"^- `([^`]+)`", (FIXTURES / "README.md").read_text(encoding="utf-8"), re.M))
+    assert listed == {p.name for p in FIXTURES.iterdir() if p.name != "README.md"} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_owner_and_the_directions_are_read(name):
+    owner, expected = EXPECTED[name]
+    lines = [ln for ln in extract_wiki(FIXTURES / name, "w") if ln.speaker == owner]
+    got = [(first(ln.text, len(w.split())), ln.extra.get("direction"), bool(ln.extra.get("narrating")))
+           for ln, (w, _, _) in zip(lines, expected)]
+    assert len(lines) == len(expected) and got == expected
+    assert all(ln.kind == "dialogue" for ln in lines)
+    for ln in lines:  # directions are out of the spoken text
+        assert not re.match(r"^[(\[*'（]", ln.text) and not re.search(r"\((?:narration|to herself)\)$", ln.text)
+
+
+def test_a_cast_page_gives_each_character_their_own_section():
+    lines = extract_wiki(FIXTURES / "character_quotes_under_name.txt", "w")
+    assert [ln.speaker for ln in lines] == ["dr_john_watson"] * 3 + ["sherlock_holmes"] * 2
+    rosalind = extract_wiki(FIXTURES / "character_quotes.wiki", "w")
+    assert not any("no jewel" in ln.text for ln in rosalind)  # 'Quotes about Rosalind' are not hers
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("solo", ["lines", "units"])
+def test_every_line_of_the_owner_lands_in_a_story_ending_with_it(name, solo):
+    owner, _ = EXPECTED[name]
+    resolver = AliasResolver()
+    lines = extract_wiki(FIXTURES / name, "w", resolver=resolver)
+    stories = Segmenter(owner, resolver, Params(solo=solo)).run(lines)
+    display = resolver.display(owner, fallback=next(ln.name for ln in lines if ln.speaker == owner))
+    for ln in (x for x in lines if x.speaker == owner):
+        home = [s for s in stories if s.lines[-1]["speaker"] == owner and s.lines[-1]["text"] == ln.text]
+        assert home, ln.text
+        assert home[0].solo and home[0].text.split("\n")[-1] == f"{display}:「{ln.text}」"
+        if ln.extra.get("direction"):
+            assert f"旁白:{display}, " in home[0].text
+
+
+def test_named_owner_is_a_configured_character_with_the_character_option():
+    kyon = Character("kyon", "Kyon", "The Melancholy of Haruhi Suzumiya", aliases=["キョン", "阿虚"])
+    resolver = AliasResolver([kyon])
+    lines = extract_wiki(FIXTURES / "character_lines_issue13.txt", "w", resolver=resolver, character="Kyon")
+    assert [ln.speaker for ln in lines] == ["kyon"] * 3
+    # the same bullets with no heading at all: --character names the owner
+    bare = "\n".join(x for x in (FIXTURES / "character_lines_issue13.txt").read_text(encoding="utf-8").split("\n")[1:])
+    from extractors.wiki import parse_wiki_text
+    assert [q.name for q in parse_wiki_text(bare, "Kyon")] == ["Kyon"] * 3
+    assert parse_wiki_text(bare) == []
+
+
+def test_the_jaques_sample_page_is_quoted_from_the_bundled_play():
+    play = " ".join((REPO / "data/samples/asyoulik.txt").read_text(encoding="utf-8").replace("\t", " ").split())
+    lines = extract_wiki(REPO / "data/samples/jaques_quotes.txt", "jaques_quotes")
+    assert len(lines) == 7 and {ln.speaker for ln in lines} == {"jaques"}
+    assert all(ln.text in play for ln in lines)
+    stories = Segmenter("jaques", AliasResolver(), Params()).run(lines)
+    assert len(stories) == 7 and all(s.solo and s.lines[-1]["speaker"] == "jaques" for s in stories)
+    assert json.loads(json.dumps(stories[4].lines))[0]["text"] == "Act II, Scene 7"

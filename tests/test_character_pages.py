@@ -102,3 +102,19 @@ def test_the_jaques_sample_page_is_quoted_from_the_bundled_play():
     stories = Segmenter("jaques", AliasResolver(), Params()).run(lines)
     assert len(stories) == 7 and all(s.solo and s.lines[-1]["speaker"] == "jaques" for s in stories)
     assert json.loads(json.dumps(stories[4].lines))[0]["text"] == "Act II, Scene 7"
+
+
+def test_the_runtime_finds_the_best_original_line_among_solo_stories():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from fake_embeddings import bag_of_words
+    from pipeline.runtime import CharacterBot
+
+    lines = extract_wiki(REPO / "data/samples/jaques_quotes.txt", "jaques_quotes")
+    stories = [(0.0, s.text) for s in Segmenter("jaques", AliasResolver(), Params()).run(lines)]
+    bot = SimpleNamespace(name="Jaques", embedder=SimpleNamespace(
+        encode=lambda texts: np.array([bag_of_words(t, 256) for t in texts], dtype=np.float32)))
+    occasion, line, _ = CharacterBot.best_original_line(bot, "Is all the world a stage?", stories)
+    assert occasion == "旁白:Act II, Scene 7" and line.startswith("Jaques:「All the world's a stage,")

@@ -116,5 +116,5 @@ def test_the_runtime_finds_the_best_original_line_among_solo_stories():
     stories = [(0.0, s.text) for s in Segmenter("jaques", AliasResolver(), Params()).run(lines)]
     bot = SimpleNamespace(name="Jaques", embedder=SimpleNamespace(
         encode=lambda texts: np.array([bag_of_words(t, 256) for t in texts], dtype=np.float32)))
-    occasion, line, _ = CharacterBot.best_original_line(bot, "Is all the world a stage?", stories)
+    occasion, line, _ = CharacterBot.best_original_line(bot, "Are men and women merely players on a stage, with exits and entrances?", stories)
     assert occasion == "旁白:Act II, Scene 7" and line.startswith("Jaques:「All the world's a stage,")

@@ -118,3 +118,32 @@ def test_the_runtime_finds_the_best_original_line_among_solo_stories():
         encode=lambda texts: np.array([bag_of_words(t, 256) for t in texts], dtype=np.float32)))
     occasion, line, _ = CharacterBot.best_original_line(bot, "Are men and women merely players on a stage, with exits and entrances?", stories)
     assert occasion == "旁白:Act II, Scene 7" and line.startswith("Jaques:「All the world's a stage,")
+
+
+@pytest.mark.parametrize("with_character", [False, True])
+def test_the_issue_page_through_the_cli_gives_solo_stories(tmp_path, monkeypatch, with_character):
+    from typer.testing import CliRunner
+
+    import pipeline.cli  # noqa: F401  (registers the commands)
+    from extractors.characters import save_character
+    from extractors.records import read_lines
+    from pipeline.cli_app import app
+    from pipeline.stories import read_stories
+
+    (tmp_path / "configs").mkdir()
+    save_character(tmp_path / "configs", Character("kyon", "Kyon", "The Melancholy of Haruhi Suzumiya"))
+    monkeypatch.setenv("ROLECORPUS_ROOT", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    run = lambda *a: CliRunner().invoke(app, [str(x) for x in a])
+    lines, stories = tmp_path / "lines.jsonl", tmp_path / "kyon.jsonl"
+    more = ["--character", "kyon"] if with_character else []
+    r = run("extract", "wiki", FIXTURES / "character_lines_issue13.txt", "--work", "haruhi", "-o", lines, *more)
+    assert r.exit_code == 0, r.output
+    assert [ln.speaker for ln in read_lines(lines)] == ["kyon"] * 3
+    r = run("segment", lines, "--character", "kyon", "-o", stories)
+    assert r.exit_code == 0, r.output
+    assert "3 stories (0 exchange, 3 solo)" in r.output
+    got = read_stories(stories)
+    last = [s.text.split("\n")[-1] for s in got]
+    assert [x.split()[0] for x in last] == ["Kyon:「Okay,", "Kyon:「Hold", "Kyon:「Hey,"] and all(x.endswith("」") for x in last)
+    assert got[0].text.startswith("旁白:Kyon, narrating\n") and got[2].text.startswith("旁白:Kyon, annoyed\n")

@@ -22,6 +22,11 @@ returns its lines:
   unit, the episode in `extra.episode`);
 - dialogue tables whose header names a speaker column (`Character | Line`, `角色 | 台词`): one
   dialogue line per row by that speaker (`旁白` rows are narration), one exchange per table;
+- character pages (`directions.py`): a heading or title that names the owner ("Example lines said by
+  Kyon:", "Voice lines of X", "X's quotes", "X/Quotes", a `Quotes` section under a heading "X") over a
+  list of that character's lines, one line per item; a direction beside the words (`(annoyed)`,
+  `*Narrating*`, `... (narration)`) goes to `extra.direction`, and the character's narration stays their
+  `dialogue` line with `extra.narrating` (the segmenter makes solo stories of such lines);
 - the page's character (owner of voice tables) is `character` (an id or name; the CLI passes
   `--character`), else the page's `<h1>`, else its `<title>` ("Zhongli/Voice-Overs | Genshin
   Impact Wiki | Fandom" -> "Zhongli"). Unattributed quotes need more: `--character`, a configured
@@ -162,7 +167,8 @@ def extract_wiki(
                     "save it from the browser after it has loaded, or copy its text", path)
         raise InputError(
             "no quotes found: expected '\"quote\" — Character', a quote followed by '-- Character, \"Episode\"' "
-            "or by a nested '** Character' item, 'Name: words' lines, or a voice-line table (title cell + text cell)",
+            "or by a nested '** Character' item, 'Name: words' lines, a voice-line table (title cell + text cell), "
+            "or a list of one character's lines under a heading naming them ('Example lines said by X:'; else --character)",
             path,
         )
     lines: list[Line] = []

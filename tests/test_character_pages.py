@@ -147,3 +147,29 @@ def test_the_issue_page_through_the_cli_gives_solo_stories(tmp_path, monkeypatch
     last = [s.text.split("\n")[-1] for s in got]
     assert [x.split()[0] for x in last] == ["Kyon:「Okay,", "Kyon:「Hold", "Kyon:「Hey,"] and all(x.endswith("」") for x in last)
     assert got[0].text.startswith("旁白:Kyon, narrating\n") and got[2].text.startswith("旁白:Kyon, annoyed\n")
+
+
+# the issue's page in the other ways it gets saved: other bullets, numbers, none, headings, HTML
+VARIANTS = {
+    "dash bullets": "Example lines said by Kyon:\n- *Narrating* Okay, this is stupid.\n- Hold on a sec.\n- (annoyed) Hey, rules?\n",
+    "numbered": "Example lines said by Kyon:\n1. *Narrating* Okay, this is stupid.\n2. Hold on a sec.\n3. (annoyed) Hey, rules?\n",
+    "no bullets": "Example lines said by Kyon:\n*Narrating* Okay, this is stupid.\nHold on a sec.\n(annoyed) Hey, rules?\n",
+    "blank lines": "Lines of Kyon\n\n''Narrating'' Okay, this is stupid.\n\nHold on a sec.\n\n(annoyed) Hey, rules?\n",
+    "markdown headings": "# Kyon\n\n## Quotes\n\n- *Narrating* Okay, this is stupid.\n- Hold on a sec.\n- (annoyed) Hey, rules?\n",
+    "title line": "Kyon/Quotes\n  • Okay, this is stupid. (narration)\n  • \"Hold on a sec.\"\n  • (annoyed) Hey, rules?\n",
+    "html h1 and Quotes": "<html><head><title>Kyon | Haruhi Wiki | Fandom</title></head><body><h1>Kyon</h1><h2>Quotes</h2>"
+                          "<ul><li><i>Narrating</i> Okay, this is stupid.</li><li>Hold on a sec.</li>"
+                          "<li>(annoyed) Hey, rules?</li></ul></body></html>",
+    "voice lines title": "<html><head><title>Voice lines of Kyon</title></head><body><ul><li><i>(narration)</i> Okay, this is "
+                         "stupid.</li><li>Hold on a sec.</li><li>[annoyed] Hey, rules?</li></ul></body></html>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_issue_page_in_other_layouts(name):
+    from extractors.wiki import parse_wiki_text
+
+    got = [(q.name, q.text, (q.extra.get("direction") or "").lower(), bool(q.extra.get("narrating")))
+           for q in parse_wiki_text(VARIANTS[name])]
+    assert [g[0] for g in got] == ["Kyon"] * 3 and [g[1] for g in got] == ["Okay, this is stupid.", "Hold on a sec.", "Hey, rules?"]
+    assert got[0][3] and got[0][2] in ("narrating", "narration") and got[2][2:] == ("annoyed", False) and not got[1][2]

@@ -20,9 +20,12 @@ def _norm(name: str) -> str:
     return re.sub(r"[\W_]+", " ", name.lower()).strip()
 
 
-def _named_owner(headings: tuple[str, ...], page_owner: str | None) -> str | None:
+def _named_owner(headings: tuple[str, ...], page_owner: str | None, page_heading: str | None = None) -> str | None:
     """The owner the headings name: 'Example lines said by Kyon', 'Kyon/Quotes', or 'Quotes' under '== Kyon =='
-    (a name-like heading of at most three words, on a page whose character is not known otherwise)."""
+    or under the page's `<h1>` (a name-like heading of at most three words, each capitalised, on a page whose
+    character is not known otherwise)."""
+    if page_heading and not page_owner and headings and headings[0] and re.fullmatch(r"(?:[A-Z][^\s]*\s?){1,3}", page_heading):
+        headings = (page_heading, *headings)
     for i in range(len(headings) - 1, -1, -1):
         named = owner_heading(headings[i])
         if named:
@@ -54,7 +57,7 @@ def _finish(out: list[Placed], base: str, page_character: str | None, is_charact
     kept: list[Placed] = []
     for o in out:
         if o.owner_headings:
-            owner = _named_owner(o.owner_headings, page_owner) or next(
+            owner = _named_owner(o.owner_headings, page_owner, page_heading) or next(
                 (speaker_heading(h) for h in reversed(o.owner_headings) if speaker_heading(h)), None)
             if owner:
                 o.quote.name = owner

@@ -49,7 +49,7 @@ from typing import Callable
 from ..speaker_cues import NARRATION_NAMES
 from ..text import clean, join_lines, unquote
 from .attribution import parse_attribution, split_attribution
-from .directions import split_direction
+from .directions import owner_heading, split_direction
 from .markup import _no_marks, strip_wikitext
 from .owners import _finish
 from .page_lines import (ATTRIB_RE, DIRECTION_LINE_RE, HYPHEN_ATTRIB_RE, LEADING_DIRECTION_RE, TAIL_INLINE_RE, ItemKind,
@@ -232,12 +232,17 @@ LINE_RULES = (continues_item, nested_attribution, tail_attribution, one_line_quo
               direction_line, wrapped_speech)
 
 
+def _owner_section(w: Walk) -> bool:
+    """Under 'Example lines said by X:' every line is a line of its own (a copied page without bullets)."""
+    return bool(w.path) and owner_heading(w.path[-1][1]) is not None and bool(re.search(r"[.!?…。！？」』\"”]$", w.pending[-1]))
+
+
 def on_line(w: Walk, idx: int, it: _Item) -> None:
     w.soft_run = False
     ln = TextLine(it, idx, _no_marks(it.text))
     if any(rule(w, ln) for rule in LINE_RULES):
         return
-    if w.state is State.QUOTE and (it.depth != w.pending_depth or it.depth and not quote_open(w)):
+    if w.state is State.QUOTE and (it.depth != w.pending_depth or (it.depth or _owner_section(w)) and not quote_open(w)):
         flush(w)  # another list item is another quote (`*:` and <br> continue one: `continues_item`)
     if w.state is not State.QUOTE:
         w.end_exchange()

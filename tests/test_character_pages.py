@@ -173,3 +173,20 @@ def test_the_issue_page_in_other_layouts(name):
            for q in parse_wiki_text(VARIANTS[name])]
     assert [g[0] for g in got] == ["Kyon"] * 3 and [g[1] for g in got] == ["Okay, this is stupid.", "Hold on a sec.", "Hey, rules?"]
     assert got[0][3] and got[0][2] in ("narrating", "narration") and got[2][2:] == ("annoyed", False) and not got[1][2]
+
+
+def test_the_package_counts_solo_stories_and_the_role_file_holds_them(tmp_path):
+    import numpy as np
+
+    from pipeline.package import build_package
+    from pipeline.rolefile import read_role_file
+
+    jaques = Character("jaques", "Jaques", "As You Like It")
+    lines = extract_wiki(REPO / "data/samples/jaques_quotes.txt", "jaques_quotes")
+    stories = Segmenter("jaques", AliasResolver(), Params()).run(lines)
+    vecs = np.eye(len(stories), 8, dtype=np.float32)
+    out = build_package(tmp_path / "jaques", jaques, stories, vecs, {"model": "test"}, {}, ["jaques_quotes.txt"])
+    counts = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["counts"]
+    assert counts["story_kinds"] == {"exchange": 0, "solo": 7} and counts["stories"] == 7 and counts["exchanges"] == 0
+    _, _, _, texts, _ = read_role_file(out / "jaques.jsonl")
+    assert texts == [s.text for s in stories]

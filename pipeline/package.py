@@ -16,7 +16,7 @@ from extractors.characters import Character
 from extractors.errors import InputError
 
 from .rolefile import role_rows
-from .stories import Story
+from .stories import Story, count_kinds
 
 PROMPT_TEMPLATE = """I want you to act like {name} from {series}.
 You are now cosplaying {name}.
@@ -87,6 +87,7 @@ def build_package(out_dir: str | Path, ch: Character, stories: list[Story], vect
             "counts": {
                 "stories": len(stories),
                 "exchanges": sum(s.exchanges for s in stories),
+                "story_kinds": count_kinds(stories),  # {"exchange": n, "solo": m}
                 "tokens": sum(s.tokens for s in stories),
                 "works": sorted({s.work for s in stories}),
             },

@@ -85,15 +85,20 @@ class CharacterBot:
         the same speaker looks alike, and one generic exchange would answer every question.
         """
         pairs: list[tuple[str, str, str, str]] = []  # (prompt line, reply line, prompt words, reply words)
+        solo: list[tuple[str, str, str, str]] = []  # lines with no one before (solo stories): (occasion, line, words, words)
         for _, story in stories:
-            prev = None
+            prev, occasion = None, ""
             for raw in story.splitlines():
                 m = _LINE.match(raw.strip())
                 if not m:
+                    occasion = raw.strip()
                     continue
                 if m["who"].strip() == self.name and prev is not None:
                     pairs.append((prev[0], raw.strip(), prev[1], m["text"]))
+                elif m["who"].strip() == self.name:
+                    solo.append((occasion, raw.strip(), m["text"], m["text"]))
                 prev = (raw.strip(), m["text"]) if m["who"].strip() != self.name else None
+        pairs = pairs or solo  # a character of solo stories only: the line most like the question
         if not pairs:
             return None
         vecs = self.embedder.encode([text] + [p[2] for p in pairs] + [p[3] for p in pairs])

@@ -11,6 +11,12 @@ end of a unit (scene, chapter, episode). It is trimmed to R's last reply plus
 `trailing_context` lines; the rest is fed back so it can open the next story. Stories never
 span units, always hold an exchange (another speaker's line, then R's), and are de-duplicated
 by text. A line longer than half the budget is split at sentence ends first, never dropped.
+
+Solo stories (`solo.py`). R's lines that answer no one (a quote page, a monologue, a voice line, a
+line the exchange stories left out) become stories of their own kind after the exchange pass: the
+occasion as `旁白:` lines, then R's line(s). `Params.solo` decides which: `lines` (default) every R
+line no exchange story holds, `units` only in units where R has no exchange at all (quote pages),
+`none` exchanges only. Solo stories are numbered after the exchange stories, so those keep their ids.
 """
 
 from __future__ import annotations
@@ -24,10 +30,12 @@ from typing import Iterable, Iterator
 from extractors.characters import AliasResolver
 from extractors.records import Line
 
+from .solo import narrating, solo_stories
 from .stories import Story, render_line
 from .tokens import count_many, count_tokens
 
 SEEK, PROMPTED, IN_STORY = "SEEK", "PROMPTED", "IN_STORY"
+SOLO_MODES = ("lines", "units", "none")
 
 _SENT_END = re.compile(r"(?<=[.!?;。！？；…])[\"'”’」』)\]]*\s+|(?<=[。！？；…])[”’」』]*")
 
@@ -41,6 +49,11 @@ class Params:
     leading_context: int = 2
     trailing_context: int = 1
     min_reply_chars: int = 2
+    solo: str = "lines"  # lines | units | none: which of R's unanswering lines become solo stories
+
+    def __post_init__(self):
+        if self.solo not in SOLO_MODES:
+            raise ValueError(f"segment.solo must be one of {', '.join(SOLO_MODES)}, not {self.solo!r}")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -181,24 +194,36 @@ class Segmenter:
     # -- line classes -------------------------------------------------------------
     def _is_reply(self, it: _Item) -> bool:
         ln = it.line
-        return ln.kind == "dialogue" and ln.speaker == self.R and len(ln.text.strip()) >= self.p.min_reply_chars
+        return (ln.kind == "dialogue" and ln.speaker == self.R and len(ln.text.strip()) >= self.p.min_reply_chars
+                and not narrating(ln))
 
     def _is_prompt(self, it: _Item) -> bool:
         ln = it.line
-        return ln.kind == "dialogue" and ln.speaker is not None and ln.speaker != self.R
+        return ln.kind == "dialogue" and ln.speaker is not None and ln.speaker != self.R and not narrating(ln)
 
     # -- the machine ----------------------------------------------------------------
     def run(self, lines: Iterable[Line]) -> list[Story]:
         stories: list[Story] = []
         seen: set[str] = set()
-        for unit in _units(lines):
-            for items in self._segment_unit(_prepare(unit, self.resolver, self.p)):
-                text = "\n".join(i.rendered for i in items)
-                digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
-                if digest in seen:
-                    continue
+        solo_runs: list[list[_Item]] = []
+
+        def keep(items: list[_Item], solo: bool) -> None:
+            text = "\n".join(i.rendered for i in items)
+            digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+            if digest not in seen:
                 seen.add(digest)
-                stories.append(self._story(len(stories) + 1, items, text))
+                stories.append(self._story(len(stories) + 1, items, text, solo))
+
+        for unit in _units(lines):
+            prepared = _prepare(unit, self.resolver, self.p)
+            covered: set[int] = set()
+            for items in self._segment_unit(prepared):
+                covered.update(id(i) for i in items)
+                keep(items, False)
+            if self.p.solo == "lines" or self.p.solo == "units" and not covered:
+                solo_runs.extend(solo_stories(self, prepared, covered))
+        for items in solo_runs:  # after every exchange story, so those keep their numbers
+            keep(items, True)
         return stories
 
     def _segment_unit(self, items: list[_Item]) -> Iterator[list[_Item]]:
@@ -272,7 +297,7 @@ class Segmenter:
         if state == IN_STORY:
             yield emit()
 
-    def _story(self, n: int, items: list[_Item], text: str) -> Story:
+    def _story(self, n: int, items: list[_Item], text: str, solo: bool = False) -> Story:
         first, last = items[0].line, items[-1].line
         speakers = list(dict.fromkeys(i.line.speaker or (i.line.name or "?") for i in items if i.who is not None))
         exchanges, prompted = 0, False
@@ -285,6 +310,6 @@ class Segmenter:
         return Story(
             id=f"{n:04d}", character=self.R, work=first.work, source=first.source, unit=first.unit,
             first_index=first.index, last_index=last.index, tokens=sum(i.tokens for i in items) - 1,
-            speakers=speakers, exchanges=exchanges, text=text,
+            speakers=speakers, exchanges=exchanges, text=text, solo=solo,
             lines=[{"speaker": i.line.speaker, "name": i.line.name, "kind": i.line.kind, "text": i.line.text} for i in items],
         )

@@ -18,7 +18,7 @@ from extractors.errors import InputError
 from extractors.registry import get_extractor, kinds
 from extractors.tv.speaker_id import DEFAULTS as SPEAKER_DEFAULTS
 
-from .segment import Params
+from .segment import SOLO_MODES, Params
 
 
 class Section(BaseModel):
@@ -36,8 +36,9 @@ def _from_defaults(name: str, defaults: dict, doc: str, **more) -> type[Section]
 
 # The segmenter's limits: defined once, as the fields of pipeline.segment.Params.
 SegmentSettings = _from_defaults(
-    "SegmentSettings", {f.name: f.default for f in dataclasses.fields(Params)},
-    "`segment:` the story limits of the finite-state segmenter (pipeline.segment.Params).")
+    "SegmentSettings", {f.name: f.default for f in dataclasses.fields(Params) if f.name != "solo"},
+    "`segment:` the story limits of the finite-state segmenter (pipeline.segment.Params).",
+    solo=(Literal[SOLO_MODES], Params.solo))
 
 
 class EmbedSettings(Section):

@@ -2,6 +2,12 @@
 
 A story renders one line each: `Speaker:「words」` for dialogue, `旁白:words` for narration and
 action (the ChatHaruhi convention, whatever the language).
+
+A story record is an exchange story (someone speaks, then the character answers) or, marked
+`"solo": true` (the last field), a solo story: the character's lines that answer no one, after
+their occasion (pipeline/solo.py). Decision: the mark is written only on solo stories, so an
+exchange story's record is the same bytes as before solo stories existed; a reader takes a
+missing `solo` as false (`datasets` reads it as null there).
 """
 
 from __future__ import annotations
@@ -43,6 +49,19 @@ class Story:
     exchanges: int
     text: str
     lines: list[dict] = field(default_factory=list)  # {speaker, name, kind, text}
+    solo: bool = False  # the character's lines with no one to answer (written only when true)
+
+    def record(self) -> dict:
+        d = asdict(self)
+        if not self.solo:
+            del d["solo"]
+        return d
+
+
+def count_kinds(stories: list[Story]) -> dict[str, int]:
+    """{'exchange': n, 'solo': m}: the stories of each kind."""
+    solo = sum(1 for s in stories if s.solo)
+    return {"exchange": len(stories) - solo, "solo": solo}
 
 
 def write_stories(path: str | Path, stories: list[Story]) -> None:
@@ -50,7 +69,7 @@ def write_stories(path: str | Path, stories: list[Story]) -> None:
         raise InputError("no stories to write", path)
     with atomic_open(path) as fh:
         for s in stories:
-            fh.write(json.dumps(asdict(s), ensure_ascii=False) + "\n")
+            fh.write(json.dumps(s.record(), ensure_ascii=False) + "\n")
 
 
 def read_stories(path: str | Path) -> list[Story]:

@@ -36,10 +36,14 @@ def _has_exchange(story, who="rosalind"):
 
 
 def test_rosalind_gets_at_least_40_stories_each_with_an_exchange(rosalind_stories):
-    assert len(rosalind_stories) >= 40
-    assert all(_has_exchange(s) for s in rosalind_stories)
-    assert all(s.exchanges >= 1 for s in rosalind_stories)
+    exchange = [s for s in rosalind_stories if not s.solo]  # solo stories: tests/test_segment_solo.py
+    assert len(exchange) >= 40
+    assert all(_has_exchange(s) for s in exchange)
+    assert all(s.exchanges >= 1 for s in exchange)
     assert all("Rosalind:「" in s.text for s in rosalind_stories)
+    # the solo stories come after every exchange story, each ending with one of Rosalind's lines
+    assert [s.solo for s in rosalind_stories] == sorted(s.solo for s in rosalind_stories)
+    assert all(s.exchanges == 0 and s.lines[-1]["speaker"] == "rosalind" for s in rosalind_stories if s.solo)
 
 
 def test_stories_respect_every_limit(rosalind_stories):
@@ -73,7 +77,7 @@ def test_tighter_budget_gives_more_smaller_stories(lines, rosalind_stories):
     small = Segmenter("rosalind", resolver(), Params(max_tokens=200)).run(lines)
     assert len(small) > len(rosalind_stories)
     assert all(count_tokens(s.text) <= 200 for s in small)
-    assert all(_has_exchange(s) for s in small)
+    assert all(_has_exchange(s) for s in small if not s.solo)
 
 
 def test_an_overlong_line_is_split_at_sentence_ends_not_dropped():
@@ -92,10 +96,15 @@ def test_an_overlong_line_is_split_at_sentence_ends_not_dropped():
 
 
 def test_no_story_without_a_prompt_from_someone_else():
+    """No *exchange* story without a prompt (with `solo: none`, no story at all; the default makes the
+    unanswering lines solo stories: tests/test_segment_solo.py)."""
     mk = lambda i, who, kind="dialogue": Line("w", "s", "1", i, kind, f"line {i} words", speaker=who, name=who)
     monologue = [mk(i, "rosalind") for i in range(10)] + [mk(10, None, "narration")]
-    assert Segmenter("rosalind", resolver(), Params()).run(monologue) == []
+    assert Segmenter("rosalind", resolver(), Params(solo="none")).run(monologue) == []
+    assert all(s.solo for s in Segmenter("rosalind", resolver(), Params()).run(monologue))
     far = [mk(0, "celia")] + [mk(i, None, "narration") for i in range(1, 6)] + [mk(6, "rosalind")]
-    assert Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10)).run(far) == []
+    assert Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10, solo="none")).run(far) == []
+    assert [s.exchanges for s in Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10)).run(far)] == [0]
     near = [mk(0, "celia")] + [mk(i, None, "narration") for i in range(1, 3)] + [mk(3, "rosalind")]
     assert len(Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10)).run(near)) == 1
+    assert len(Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10, solo="none")).run(near)) == 1

@@ -22,6 +22,11 @@ returns its lines:
   unit, the episode in `extra.episode`);
 - dialogue tables whose header names a speaker column (`Character | Line`, `角色 | 台词`): one
   dialogue line per row by that speaker (`旁白` rows are narration), one exchange per table;
+- character pages (`directions.py`): a heading or title that names the owner ("Example lines said by
+  Kyon:", "Voice lines of X", "X's quotes", "X/Quotes", a `Quotes` section under a heading "X") over a
+  list of that character's lines, one line per item; a direction beside the words (`(annoyed)`,
+  `*Narrating*`, `... (narration)`) goes to `extra.direction`, and the character's narration stays their
+  `dialogue` line with `extra.narrating` (the segmenter makes solo stories of such lines);
 - the page's character (owner of voice tables) is `character` (an id or name; the CLI passes
   `--character`), else the page's `<h1>`, else its `<title>` ("Zhongli/Voice-Overs | Genshin
   Impact Wiki | Fandom" -> "Zhongli"). Unattributed quotes need more: `--character`, a configured
@@ -46,6 +51,7 @@ from ..errors import InputError
 from ..records import Line
 from ..text import clean
 from ..textio import read_text
+from .directions import owner_heading
 from .html import looks_like_html, read_html
 from .quotes import Quote, parse_quote_text
 from .tables import _CJK, _speakers_column, _table_quotes
@@ -64,6 +70,9 @@ def page_character_from_title(title: str) -> str | None:
     if not t:
         return None
     t = re.split(r"\s+[|｜–—-]\s+|_", t)[0]
+    named = owner_heading(t)  # 'Voice lines of Alice', 'Example lines said by Kyon'
+    if named:
+        return named
     t = t.split("/")[0]
     t = _TITLE_NOISE.sub("", t).strip(" :：-")
     return t or None
@@ -95,7 +104,8 @@ def parse_wiki_text(text: str, character: str | None = None, path=None, resolver
         first = re.split(r"\s+[|｜–—-]\s+|_", clean(t))[0]
         # 'Cheshire Cat/Quotes' (a character's subpage) owns; 'Pride and Prejudice quotes' may name a work
         if not owner and name and (is_character and is_character(name) or clean(t.split("|")[0]) != name
-                                   and _TITLE_NOISE.search(first) and ("/" in first or _CJK.search(first))):
+                                   and _TITLE_NOISE.search(first) and ("/" in first or _CJK.search(first))
+                                   or owner_heading(first)):
             owner = name
         # 'Rosalind - Wikiquote' whose first paragraph opens '<b>Rosalind</b> is...' (not '<b><i>Work</i></b> is')
         if not owner and name and page.lead and name.lower() == page.lead.lower():
@@ -157,7 +167,8 @@ def extract_wiki(
                     "save it from the browser after it has loaded, or copy its text", path)
         raise InputError(
             "no quotes found: expected '\"quote\" — Character', a quote followed by '-- Character, \"Episode\"' "
-            "or by a nested '** Character' item, 'Name: words' lines, or a voice-line table (title cell + text cell)",
+            "or by a nested '** Character' item, 'Name: words' lines, a voice-line table (title cell + text cell), "
+            "or a list of one character's lines under a heading naming them ('Example lines said by X:'; else --character)",
             path,
         )
     lines: list[Line] = []

@@ -14,6 +14,7 @@ from ..text import CLOSE_QUOTES as _CLOSE
 from ..text import OPEN_QUOTES as _OPEN
 from ..text import clean, unquote
 from .attribution import _looks_like_name, split_attribution
+from .directions import owner_heading
 from .markup import FOOTNOTE_RE, _no_marks
 
 
@@ -31,6 +32,10 @@ BARE_INLINE_RE = re.compile(r"^(?P<quote>[^\s―—].*?[.!?…])\s*(?:―+|—)\
 TAIL_INLINE_RE = re.compile(rf"^(?P<quote>.*[{_CLOSE}][.!?。！？]?)\s*{_DASH}\s*(?P<who>\S.*)$")
 # a numbered list of quotes: '1. "quote" — Name', '2) “quote” – Name'
 NUMBERED_RE = re.compile(rf"^\d{{1,3}}[.)]\s+(?=[{_OPEN}])")
+# a numbered line that opens with a direction: '1. (narration) Okay…', '2) *sigh* Hey…'
+NUMBERED_DIRECTION_RE = re.compile(r"^\d{1,3}[.)]\s+(?=[(\[（*]|''|[A-Z][a-z]*[ ,.!?][^\n]*[.!?…]$)")
+# a line opening with an emphasised word, not a list mark: '*Narrating* Okay, …'
+EMPHASIS_START_RE = re.compile(r"^\*[^*\s][^*\n]{0,40}\*\s+\S")
 ATTRIB_RE = re.compile(rf"^{_DASH}\s*(?P<who>\S.*)$")
 HYPHEN_ATTRIB_RE = re.compile(r"^-\s+(?P<who>\S.*)$")
 HEADING_RE = re.compile(r"^(?P<eq>=+)\s*(?P<a>[^=].*?)\s*(?P=eq)$")
@@ -84,8 +89,11 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
             return _Item(ItemKind.HEADING, clean(_no_marks(h.group("b"))), level=len(s) - len(s.lstrip("#")))
     if EDIT_MARK_RE.search(s):
         return _Item(ItemKind.HEADING, clean(_no_marks(EDIT_MARK_RE.sub("", s))), level=2)
+    # 'Example lines said by Kyon:' heads the owner's lines ('Kyon/Quotes' is a page title: parse_wiki_text)
+    if len(s) <= 80 and "/" not in s and owner_heading(_no_marks(s)):
+        return _Item(ItemKind.HEADING, clean(_no_marks(s)).rstrip(":：").strip(), level=9)
     depth = 0
-    m = MARK_RE.match(s)
+    m = MARK_RE.match(s) if not EMPHASIS_START_RE.match(s) else None
     if m:
         marks = m.group("marks")
         if marks.endswith(";") and not marks.endswith(":;"):
@@ -99,8 +107,8 @@ def _classify(raw: str, wikitext_headings: bool) -> _Item:
         c = COPIED_RE.match(s)
         if c:
             depth, s = _COPIED_BULLETS[c.group("b")], s[c.end():]
-        elif NUMBERED_RE.match(s):
-            depth, s = 1, s[NUMBERED_RE.match(s).end():]
+        elif NUMBERED_RE.match(s) or NUMBERED_DIRECTION_RE.match(s):
+            depth, s = 1, s[(NUMBERED_RE.match(s) or NUMBERED_DIRECTION_RE.match(s)).end():]
         elif MD_BULLET_RE.match(s) and (s[2:3] in _OPEN or len(s.split()) > 6 or re.search(r"[.!?。！？]", s)):
             # '- "quote" — Name' / '- a sentence.' is a list item; a short '- Name' may be an attribution
             depth, s = 1, s[MD_BULLET_RE.match(s).end():]

@@ -63,6 +63,7 @@ class Walk:
     pending: list[str] = field(default_factory=list)  # the lines of a pending quote
     pending_depth: int = 0
     pending_marks: str = ""
+    pending_extra: dict = field(default_factory=dict)  # the pending quote's direction (`split_direction`)
 
     def cur_path(self) -> tuple[str, ...]:
         return tuple(t for _, t in self.path)
@@ -90,6 +91,7 @@ class Walk:
 def flush(w: Walk, att: Attribution | None = None) -> None:
     """Emit the pending quote: by `att`'s speaker, else unattributed (an owner is found at the end)."""
     lines, w.pending = w.pending, []
+    own_extra, w.pending_extra = w.pending_extra, {}
     if w.state is State.QUOTE:
         w.state = State.IDLE
     if not lines:
@@ -105,13 +107,14 @@ def flush(w: Walk, att: Attribution | None = None) -> None:
     if not words:
         return
     quoted = _quoted(" ".join(texts)) or all(_quoted(_no_marks(x)) for x in lines if x != _PARA_BREAK)
-    extra = dict(att.extra) if att else {}
+    extra = {**own_extra, **(att.extra if att else {})}
     if att and (att.name or att.narrating):
         kind = "narration" if att.narrating else "dialogue"
         w.add(Quote(kind, words, w.unit, None if att.narrating else att.name, extra), w.new_block())
         return
     q = Quote("dialogue", words, w.unit, None, extra)
-    w.out.append(_Out(q, w.new_block(), w.cur_path(), owner_headings=w.cur_path() or ("",), quoted=quoted))
+    w.out.append(_Out(q, w.new_block(), w.cur_path(), owner_headings=w.cur_path() or ("",), quoted=quoted,
+                      listed=w.pending_depth > 0))
 
 
 def pend(w: Walk, text: str) -> None:

@@ -49,6 +49,7 @@ from typing import Callable
 from ..speaker_cues import NARRATION_NAMES
 from ..text import clean, join_lines, unquote
 from .attribution import parse_attribution, split_attribution
+from .directions import owner_heading, split_direction
 from .markup import _no_marks, strip_wikitext
 from .owners import _finish
 from .page_lines import (ATTRIB_RE, DIRECTION_LINE_RE, HYPHEN_ATTRIB_RE, LEADING_DIRECTION_RE, TAIL_INLINE_RE, ItemKind,
@@ -231,15 +232,24 @@ LINE_RULES = (continues_item, nested_attribution, tail_attribution, one_line_quo
               direction_line, wrapped_speech)
 
 
+def _owner_section(w: Walk) -> bool:
+    """Under 'Example lines said by X:' every line is a line of its own (a copied page without bullets)."""
+    return bool(w.path) and owner_heading(w.path[-1][1]) is not None and bool(re.search(r"[.!?…。！？」』\"”]$", w.pending[-1]))
+
+
 def on_line(w: Walk, idx: int, it: _Item) -> None:
     w.soft_run = False
     ln = TextLine(it, idx, _no_marks(it.text))
     if any(rule(w, ln) for rule in LINE_RULES):
         return
-    if w.state is State.QUOTE and it.depth != w.pending_depth:
-        flush(w)
+    if w.state is State.QUOTE and (it.depth != w.pending_depth or (it.depth or _owner_section(w)) and not quote_open(w)):
+        flush(w)  # another list item is another quote (`*:` and <br> continue one: `continues_item`)
     if w.state is not State.QUOTE:
         w.end_exchange()
+        direction, words, narrating = split_direction(it.text)
+        if direction and words:  # '(annoyed) Hey…', '*Narrating* Okay…': the direction is not spoken
+            w.pending_extra = {"direction": direction, **({"narrating": True} if narrating else {})}
+            it = _Item(it.kind, words, it.depth, it.level, it.marks)
     pend(w, it.text)  # a quote line: it waits for its end or attribution
     w.pending_depth, w.pending_marks = it.depth, it.marks
 

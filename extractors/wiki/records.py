@@ -24,3 +24,4 @@ class Placed:
     path: tuple[str, ...]
     owner_headings: tuple[str, ...] = ()  # set for unattributed quotes: who may own them
     quoted: bool = False
+    listed: bool = False  # a list item (a bullet of a character page)

@@ -20,7 +20,7 @@ from ..package import build_package, load_embeddings
 from ..paths import Project
 from ..segment import Params, Segmenter
 from ..settings import Settings, load_settings
-from ..stories import read_stories, write_stories
+from ..stories import count_kinds, read_stories, write_stories
 
 
 def _lines_for(project: Project, settings: Settings, cid: str, given: list[Path]) -> list[Path]:
@@ -51,9 +51,12 @@ def segment(
     out = output or project.stories(ch.id)
     if not stories:
         spoken = sum(1 for ln in all_lines if ln.speaker == ch.id and ln.kind == "dialogue")
-        raise InputError(f"no stories for {ch.id!r}: {spoken} dialogue line(s) by them, none answering another speaker")
+        raise InputError(f"no stories for {ch.id!r}: {spoken} dialogue line(s) by them, none answering another speaker"
+                         f" (segment.solo: {params.solo})")
     write_stories(out, stories)
-    typer.echo(f"{ch.id}: {len(stories)} stories, {sum(s.exchanges for s in stories)} exchanges from {len(all_lines)} lines -> {out}")
+    kinds = count_kinds(stories)
+    typer.echo(f"{ch.id}: {len(stories)} stories ({kinds['exchange']} exchange, {kinds['solo']} solo), "
+               f"{sum(s.exchanges for s in stories)} exchanges from {len(all_lines)} lines -> {out}")
 
 
 @app.command("embed")

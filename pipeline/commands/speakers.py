@@ -149,7 +149,8 @@ def evaluate(
     media: Optional[Path] = typer.Option(None, "--media", help="Media file for rows without a media column/cell."),
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
 ) -> None:
-    """Identify every labelled line and print accuracy, coverage and the confusion matrix."""
+    """Identify every labelled line and print accuracy, coverage, false accepts of voices nobody enrolled (labelled
+    characters the model does not know) and the confusion matrix."""
     from extractors.tv.labels import read_labels
     from extractors.tv.speaker_id import SpeakerModel, evaluate as run_eval
 
@@ -166,6 +167,10 @@ def evaluate(
     typer.echo(f"accuracy   {res['accuracy']:.3f}   (correct / all labelled lines)")
     typer.echo(f"coverage   {res['coverage']:.3f}   (lines given a speaker)")
     typer.echo(f"precision  {res['precision']:.3f}   (correct / lines given a speaker)")
+    if res["unenrolled"]:
+        typer.echo(f"enrolled   {res['enrolled_accuracy']:.3f}   (correct / lines of enrolled voices)")
+    typer.echo(f"false accepts {res['false_accepts']} of {res['unenrolled']} lines of voices nobody enrolled "
+               "(given a speaker)")
     typer.echo(f"verdicts   confident {res['confident']}, maybe {res['maybe']}, unknown {res['unknown']}, "
                f"too-short {res['too_short']}")
     typer.echo(format_matrix(res["rows"], res["cols"], res["matrix"]))

@@ -142,3 +142,14 @@ def write_characters(root: Path, ids) -> None:
 
     for cid in ids:
         save_character(root / "configs", Character(id=cid, name=cid.capitalize(), series="Test"))
+
+
+def write_srt(path: Path, rows: list[dict]) -> Path:
+    """Subtitles of an episode with no speaker names (the voices must be found by ear)."""
+    def ts(t: float) -> str:
+        ms = int(round(t * 1000))
+        return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+    cues = [f"{i}\n{ts(r['start'])} --> {ts(r['end'])}\n{r['text']}\n" for i, r in enumerate(rows, 1)]
+    path.write_text("\n".join(cues), encoding="utf-8")
+    return path

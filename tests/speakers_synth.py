@@ -28,6 +28,19 @@ VOICES = {
     "carl": ("en-us+m7", 35, 175),
 }
 
+# Open-set and clustering measurements use two disjoint pools of five voices: thresholds are tuned on TUNE
+# and reported on HELDOUT (other espeak variants, accents and sentences' order). The first three of a pool
+# are enrolled (three labelled lines each), the last two are side characters nobody enrolled.
+TUNE = {
+    "amy": ("en-us", 55, 165), "beth": ("en-gb+f3", 65, 150), "carl": ("en-us+m7", 35, 175),
+    "dora": ("en-gb-scotland+f2", 60, 160), "evan": ("en-029+m3", 40, 170),
+}
+HELDOUT = {
+    "fay": ("en-gb-x-rp+f4", 62, 155), "gus": ("en-gb+m1", 38, 160), "hal": ("en-us-nyc+m5", 45, 180),
+    "ivy": ("en-gb-x-gbclan+f1", 58, 170), "jon": ("en-gb-x-gbcwmd+m2", 42, 150),
+}
+ENROLLED = 3  # the first voices of a pool that are enrolled
+
 SENTENCES = [
     "Where did you put the keys to the old car?",
     "I told you already, they are on the kitchen table.",
@@ -129,3 +142,14 @@ def write_characters(root: Path, ids) -> None:
 
     for cid in ids:
         save_character(root / "configs", Character(id=cid, name=cid.capitalize(), series="Test"))
+
+
+def write_srt(path: Path, rows: list[dict]) -> Path:
+    """Subtitles of an episode with no speaker names (the voices must be found by ear)."""
+    def ts(t: float) -> str:
+        ms = int(round(t * 1000))
+        return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+    cues = [f"{i}\n{ts(r['start'])} --> {ts(r['end'])}\n{r['text']}\n" for i, r in enumerate(rows, 1)]
+    path.write_text("\n".join(cues), encoding="utf-8")
+    return path

@@ -45,13 +45,15 @@ def edit(root: Path, fn) -> Path:
 def test_the_shipped_config_loads_and_names_every_work_with_its_typed_options():
     s = load_settings(REPO / "configs" / "pipeline.yaml")
     assert {w: spec.kind for w, spec in s.works.items()} == {
-        "asyoulik": "script", "alice29": "novel", "sanguo": "novel", "telephone": "tv",
+        "asyoulik": "script", "alice29": "novel", "sanguo": "novel", "telephone": "tv", "telephone_asr": "tv",
         "jaques_quotes": "wiki"}
     assert s.works["asyoulik"].typed_options("asyoulik").format == "play"
     tv = s.works["telephone"].typed_options("telephone")
     assert str(tv.subtitles) == "data/samples/sample_named.srt" and tv.vad is True and tv.beam_size == 5
     assert s.characters["liubei"].works() == ["sanguo"]
     assert s.characters["jaques"].works() == ["jaques_quotes"] and s.segment.solo == "lines"
+    assert s.characters["diane"].works() == ["telephone", "telephone_asr"]  # issue 14: a character of two works
+    assert s.voices["telephone"].labels == "data/samples/telephone_voices.csv"
 
 
 def test_defaults_are_defined_once_where_the_code_uses_them():

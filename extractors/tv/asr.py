@@ -68,46 +68,76 @@ def model_identity(backend: str, model: str) -> str:
     return f"name:{model}"
 
 
-@functools.lru_cache(maxsize=2)
-def load_model(backend: str, model: str, threads: int = 0):
-    """The loaded backend model (kept in memory for repeated calls in one process)."""
-    if backend == "openai-whisper":
-        try:
-            import whisper
-        except ImportError:
-            raise InputError("openai-whisper is not installed: pip install 'rolecorpus[asr]'") from None
-        if model == BUNDLED_MODEL:
-            return load_openai_whisper(bundled_openai_checkpoint())
+DEVICES = ("cpu", "cuda")
+
+
+def _check_device(device: str) -> None:
+    if device not in DEVICES:
+        raise InputError(f"--device must be one of {', '.join(DEVICES)}, not {device!r}")
+    if device == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            raise InputError("--device cuda: no CUDA GPU is visible here (use --device cpu)")
+
+
+def _load_openai(model: str, device: str):
+    try:
+        import whisper
+    except ImportError:
+        raise InputError("openai-whisper is not installed: pip install 'rolecorpus[asr]'") from None
+    if model == BUNDLED_MODEL:
+        return load_openai_whisper(bundled_openai_checkpoint(), device=device)
+    p = Path(model)
+    if p.is_file():
+        return load_openai_whisper(p, device=device)
+    if model not in whisper.available_models():
+        raise InputError(
+            f"unknown Whisper model {model!r}: pass 'base' (bundled, offline), a .pt checkpoint path, "
+            f"or one of {', '.join(whisper.available_models())}"
+        )
+    root = whisper_cache_dir() / "openai"
+    try:
+        return whisper.load_model(model, device=device, download_root=str(root))
+    except Exception as e:  # noqa: BLE001 - network or checksum failure
+        url = getattr(whisper, "_MODELS", {}).get(model, "")
+        raise InputError(f"Whisper model {model!r} is not on this machine and cannot be fetched "
+                         f"({e.__class__.__name__}): download {url or 'its .pt checkpoint'} into {root} "
+                         "(or pass --model PATH.pt); --model base is bundled and works offline") from None
+
+
+def _load_faster(model: str, threads: int, device: str, compute_type: str):
+    try:
+        from faster_whisper import WhisperModel
+    except ImportError:
+        raise InputError("faster-whisper is not installed: pip install 'rolecorpus[asr]'") from None
+    if model == BUNDLED_MODEL:
+        path = str(bundled_ct2_dir())
+    else:
         p = Path(model)
         if p.is_file():
-            return load_openai_whisper(p)
-        if model not in whisper.available_models():
-            raise InputError(
-                f"unknown Whisper model {model!r}: pass 'base' (bundled, offline), a .pt checkpoint path, "
-                f"or one of {', '.join(whisper.available_models())}"
-            )
-        try:
-            return whisper.load_model(model, device="cpu", download_root=str(whisper_cache_dir() / "openai"))
-        except Exception as e:  # noqa: BLE001 - network or checksum failure
-            raise InputError(f"cannot fetch Whisper model {model!r} ({e.__class__.__name__}); "
-                             "offline, use --model base (bundled) or a .pt path") from None
+            raise InputError("faster-whisper needs a CTranslate2 model directory, not a file "
+                             "(use --asr-backend openai-whisper for .pt checkpoints)", p)
+        path = model
+    compute = compute_type if compute_type != "default" else ("int8" if device == "cpu" else "float16")
+    try:
+        return WhisperModel(path, device=device, compute_type=compute, cpu_threads=threads)
+    except Exception as e:  # noqa: BLE001 - missing files, offline hub
+        if Path(model).is_dir():
+            raise InputError(f"cannot load faster-whisper model ({e.__class__.__name__}: {e})", model) from None
+        raise InputError(f"Whisper model {model!r} is not on this machine ({e.__class__.__name__}): download it "
+                         f"once, online, with `python -c \"import faster_whisper; faster_whisper.download_model("
+                         f"'{model}')\"` (Hugging Face cache, Systran/faster-whisper-{model}) or pass --model DIR "
+                         "(a CTranslate2 folder); --model base is bundled and works offline") from None
+
+
+@functools.lru_cache(maxsize=2)
+def load_model(backend: str, model: str, threads: int = 0, device: str = "cpu", compute_type: str = "default"):
+    """The loaded model (memoised) on `device`; faster-whisper's `compute_type` default: int8 cpu, float16 cuda."""
+    _check_device(device)
+    if backend == "openai-whisper":
+        return _load_openai(model, device)
     if backend == "faster-whisper":
-        try:
-            from faster_whisper import WhisperModel
-        except ImportError:
-            raise InputError("faster-whisper is not installed: pip install 'rolecorpus[asr]'") from None
-        if model == BUNDLED_MODEL:
-            path = str(bundled_ct2_dir())
-        else:
-            p = Path(model)
-            if p.is_file():
-                raise InputError("faster-whisper needs a CTranslate2 model directory, not a file "
-                                 "(use --asr-backend openai-whisper for .pt checkpoints)", p)
-            path = model
-        try:
-            return WhisperModel(path, device="cpu", compute_type="int8", cpu_threads=threads)
-        except Exception as e:  # noqa: BLE001 - missing files, offline hub
-            raise InputError(f"cannot load faster-whisper model {model!r} ({e.__class__.__name__}: {e})") from None
+        return _load_faster(model, threads, device, compute_type)
     raise InputError(f"--asr-backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
 
 

@@ -131,8 +131,19 @@ class EcapaEncoder:
         return out / np.maximum(norms, 1e-9)
 
 
-def load_encoder(cache_dir: Path | None = None, threads: int | None = None, device: str = "cpu") -> EcapaEncoder:
-    """Build the ECAPA encoder from the offline weights (about 0.5 s; 80 MB of weights)."""
+def check_weights(folder: Path) -> Path:
+    """A folder of other speechbrain ECAPA weights, checked (the classifier files are optional there)."""
+    folder = Path(folder)
+    missing = [f for f in ("hyperparams.yaml", "embedding_model.ckpt") if not (folder / f).is_file()]
+    if missing:
+        raise InputError(f"not a speechbrain speaker-encoder folder (missing {', '.join(missing)}); download one, "
+                         f"e.g. the files of {ENCODER_NAME} from Hugging Face, into it", folder)
+    return folder
+
+
+def load_encoder(cache_dir: Path | None = None, threads: int | None = None, device: str = "cpu",
+                 weights: Path | None = None) -> EcapaEncoder:
+    """Build the ECAPA encoder from the offline weights (about 0.5 s; 80 MB), or from the folder `weights`."""
     make_speechbrain_importable()
     import torch
 
@@ -143,8 +154,9 @@ def load_encoder(cache_dir: Path | None = None, threads: int | None = None, devi
         from speechbrain.inference.classifiers import EncoderClassifier
     except ImportError as e:
         raise InputError(f"speechbrain is not installed ({e}); pip install 'rolecorpus[speaker]'") from None
-    src = weights_dir()
-    d = _writable_copy(src, cache_dir)
+    if device == "cuda" and not torch.cuda.is_available():
+        raise InputError("--device cuda: no CUDA GPU is visible here (use --device cpu)")
+    d = check_weights(weights) if weights is not None else _writable_copy(weights_dir(), cache_dir)
     import logging
 
     logging.getLogger("speechbrain").setLevel(logging.WARNING)
@@ -153,5 +165,6 @@ def load_encoder(cache_dir: Path | None = None, threads: int | None = None, devi
     h = hashlib.sha256()
     with open(d / "embedding_model.ckpt", "rb") as fh:
         h.update(fh.read(1 << 20))
-    model_id = f"{ENCODER_NAME}@{WEIGHTS_PACKAGE}#{h.hexdigest()[:12]}"
+    name = f"{ENCODER_NAME}@{WEIGHTS_PACKAGE}" if weights is None else f"speechbrain:{Path(weights).name}"
+    model_id = f"{name}#{h.hexdigest()[:12]}"
     return EcapaEncoder(clf, model_id, threads)

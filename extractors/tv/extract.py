@@ -75,6 +75,10 @@ def extract_tv(
     say = log or (lambda _msg: None)
     if opts.speakers is not None and not Path(opts.speakers).is_dir():
         raise InputError("no such speaker model directory (make one with `rolecorpus speakers train`)", opts.speakers)
+    if getattr(opts, "encoder", None) is not None and opts.speakers is not None:
+        from .ecapa import check_weights
+
+        check_weights(opts.encoder)
     audio = decode_audio(media)
     duration = len(audio) / SAMPLE_RATE
     if opts.subtitles is not None:

@@ -33,6 +33,11 @@ class TvOptions(ExtractOptions):
         None, description="Subtitle text encoding when it cannot be detected (e.g. gb18030, big5, utf-16, latin-1).")
     threads: int = Field(0, description="CPU threads for ASR and speaker embedding; 0 = library default.")
     beam_size: int = Field(5, description="Whisper beam size (and best-of for temperature fallback).")
+    device: str = Field("cpu", description="Where Whisper and the speaker encoder run: cpu or cuda.")
+    compute_type: str = Field("default", description="faster-whisper compute type (int8, int8_float16, float16, "
+                              "float32); default: int8 on cpu, float16 on cuda.")
+    encoder: Optional[Path] = Field(None, description="Folder of other speechbrain ECAPA weights (hyperparams.yaml, "
+                                    "embedding_model.ckpt, ...); default: the bundled spkrec-ecapa-voxceleb.")
     vad: bool = Field(True, json_schema_extra={"flag": "--vad/--no-vad"},
                       description="Decode only the spans Silero VAD hears speech in (skips non-speech gaps of 2 s or more).")
 
@@ -42,6 +47,20 @@ class TvOptions(ExtractOptions):
         if v not in BACKENDS:
             raise ValueError(f"--asr-backend must be one of {', '.join(BACKENDS)}, not {v!r}")
         return v
+
+    @field_validator("device")
+    @classmethod
+    def _device(cls, v: str) -> str:
+        if v not in ("cpu", "cuda"):
+            raise ValueError(f"--device must be cpu or cuda, not {v!r}")
+        return v
+
+    def model_kwargs(self) -> tuple[dict, dict]:
+        """Extra arguments for Models.whisper and Models.speaker_encoder (only those not at their default)."""
+        w = {k: v for k, v in (("device", self.device), ("compute_type", self.compute_type))
+             if v not in ("cpu", "default")}
+        e = {k: v for k, v in (("device", self.device), ("weights", self.encoder)) if v not in ("cpu", None)}
+        return w, e
 
 
 class TvExtractor:
@@ -56,10 +75,11 @@ class TvExtractor:
         from .extract import extract_tv
 
         opts: TvOptions = ctx.options
+        wkw, ekw = opts.model_kwargs()
         yield from extract_tv(
             source, work, opts, resolver=ctx.resolver, cache_dir=ctx.cache_dir, progress=ctx.progress, log=ctx.log,
-            speaker_encoder=lambda: ctx.models.speaker_encoder(opts.threads),
-            whisper=lambda: ctx.models.whisper(opts.asr_backend, opts.model, opts.threads),
+            speaker_encoder=lambda: ctx.models.speaker_encoder(opts.threads, **ekw),
+            whisper=lambda: ctx.models.whisper(opts.asr_backend, opts.model, opts.threads, **wkw),
             speaker_thresholds=ctx.settings.get("speakers") or {})
 
     def summary(self, lines: list[Line], output: Path, ctx: ExtractContext) -> str:

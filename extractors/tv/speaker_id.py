@@ -14,10 +14,15 @@ lines per speaker grow into a voice profile of the whole episode's channel.
 Training and storing the model (`fit`, `SpeakerModel`, the defaults) live in `speaker_model.py`;
 this module embeds lines, identifies them and labels an episode.
 
+Open set (the default, `open_set`; `openset.py`): most lines of a series belong to side characters nobody
+enrolled, so a line must also match its best character better than the other voices of the episode match
+it (a cohort-normalised score, adaptive s-norm); lines of a voice of their own below `snorm_maybe` are
+`unknown`, a lone low line is a `maybe`.
+
 Every line gets a verdict in `extra["voice"]`:
-  * `confident` — score >= accept and margin >= margin: speaker set, evidence `voice`;
-  * `maybe`     — score >= maybe: speaker set with lower confidence;
-  * `unknown`   — speaker None (confidence still ranks it for review);
+  * `confident` — score >= accept, margin >= margin, norm >= snorm_accept: speaker set, evidence `voice`;
+  * `maybe`     — score >= maybe and norm >= snorm_maybe: speaker set with lower confidence (review);
+  * `unknown`   — speaker None: a voice nobody enrolled, or too far from every character;
   * `too-short` — shorter than min_duration: not embedded, speaker left as the subtitles gave it.
 Confidence maps the cosine piecewise-linearly: [0, maybe] -> [0, 0.4], [maybe, accept] -> [0.4, 0.7],
 [accept, 1] -> [0.7, 1].
@@ -35,7 +40,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..records import Line
-from .speaker_model import DEFAULTS, FORMAT, SpeakerModel, _unit, fit  # noqa: F401  (re-exported)
+from .openset import Cohort, keep_lone_lines, own_voices
+from .speaker_model import DEFAULTS, FORMAT, THRESHOLDS, SpeakerModel, _unit, fit  # noqa: F401  (re-exported)
 
 SAMPLE_RATE = 16000
 
@@ -48,12 +54,15 @@ class Verdict:
     margin: float | None = None
     confidence: float | None = None
     guesses: list = field(default_factory=list)   # [(character, score), ...] best first (top 2)
+    norm: float | None = None                      # cohort-normalised score of the best character (open set)
 
     def to_extra(self) -> dict:
         d = {"status": self.status}
         if self.score is not None:
             d.update(score=round(self.score, 4), margin=round(self.margin, 4),
                      guesses=[{"character": c, "score": round(s, 4)} for c, s in self.guesses])
+        if self.norm is not None:
+            d["norm"] = round(self.norm, 4)
         return d
 
 
@@ -97,23 +106,26 @@ def _confidence(score: float, accept: float, maybe: float) -> float:
     return round(min(1.0, max(0.0, c)), 4)
 
 
-def _verdict(raw: np.ndarray, rank: np.ndarray, chars: Sequence[str], th: dict) -> Verdict:
-    """Decide from raw cosines `raw`; `rank` (normalised scores, or raw) picks the best character."""
+def _verdict(raw: np.ndarray, rank: np.ndarray, chars: Sequence[str], th: dict,
+             norm: np.ndarray | None = None) -> Verdict:
+    """Decide from raw cosines `raw` (and open-set scores `norm`); `rank` picks the best character."""
     order = np.argsort(-rank)
     b = order[0]
     best = float(raw[b])
     second = float(np.max(np.delete(raw, b))) if len(raw) > 1 else -1.0
     margin = best - second
+    nb = float(norm[b]) if norm is not None else None
     guesses = [[chars[i], float(raw[i])] for i in order[:2]]
     conf = _confidence(best, th["accept"], th["maybe"])
-    if best >= th["accept"] and margin >= th["margin"]:
+    if best >= th["accept"] and margin >= th["margin"] and (nb is None or nb >= th["snorm_accept"]):
         status = "confident"
-    elif best >= th["maybe"]:
+    elif best >= th["maybe"] and (nb is None or nb >= th["snorm_maybe"]):
         status = "maybe"
         conf = min(conf, 0.6999)
     else:
         status = "unknown"
-    return Verdict(status, chars[b] if status != "unknown" else None, best, margin, conf, guesses)
+        conf = min(conf, 0.3999)
+    return Verdict(status, chars[b] if status != "unknown" else None, best, margin, conf, guesses, nb)
 
 
 ZNORM_MIN_LINES = 8
@@ -130,15 +142,18 @@ def _rank_scores(S: np.ndarray, A: np.ndarray | None) -> np.ndarray:
 
 def identify(model: SpeakerModel, E: np.ndarray, *, thresholds: dict | None = None,
              anchors: dict[int, str] | None = None, propagate: bool | None = None,
-             znorm: bool | None = None) -> dict[int, Verdict]:
+             znorm: bool | None = None, open_set: bool | None = None,
+             cohort: np.ndarray | None = None) -> dict[int, Verdict]:
     """Verdicts for the rows of E (the lines of one episode).
 
     Characters are ranked by z-normalised score (each character's cosines standardised over all
     the episode's lines, which removes what every voice of the recording shares: channel,
-    synthesiser, room); thresholds apply to the raw cosine. `anchors` are rows whose speaker is
-    already known (subtitles, manual): they join their character's centroid and are not judged.
+    synthesiser, room); thresholds apply to the raw cosine and, open set, to the cohort-normalised
+    score (`cohort`: lines of other episodes that join the episode's own in the cohort). `anchors` are
+    rows whose speaker is already known (subtitles, manual): they join their character's centroid and
+    are not judged.
     """
-    th = {**model.thresholds, **(thresholds or {})}
+    th = {**{k: DEFAULTS[k] for k in THRESHOLDS}, **model.thresholds, **(thresholds or {})}
     chars = model.characters
     cidx = {c: i for i, c in enumerate(chars)}
     k = len(chars)
@@ -152,20 +167,34 @@ def identify(model: SpeakerModel, E: np.ndarray, *, thresholds: dict | None = No
             sums[cidx[c]] += E[r]
         pending.remove(r)
     out: dict[int, Verdict] = {}
-    prop = model.settings.get("propagate", True) if propagate is None else propagate
-    zn = model.settings.get("znorm", True) if znorm is None else znorm
+    st = model.settings
+    prop = st.get("propagate", True) if propagate is None else propagate
+    zn = st.get("znorm", True) if znorm is None else znorm
     zn = zn and k >= 2 and len(E) >= ZNORM_MIN_LINES
-    pool = np.concatenate([E, _unit(model.exemplars.astype(np.float64))])  # lines the z-stats run over
+    ex = _unit(model.exemplars.astype(np.float64))
+    pool = np.concatenate([E, ex])  # lines the z-stats run over
+    osn = st.get("open_set", DEFAULTS["open_set"]) if open_set is None else open_set
+    n_cohort = len(E) + (len(cohort) if cohort is not None else 0)
+    coh = Cohort(E, cohort, ex, st.get("cohort_top", DEFAULTS["cohort_top"])) \
+        if osn and n_cohort >= ZNORM_MIN_LINES else None
     if k < 2:
         prop = False  # with one character there is no margin to rank by
 
     def score(rows):
         C = _unit(sums)
         S = E[rows] @ C.T
-        return S, _rank_scores(S, (pool @ C.T) if zn else None)
+        return S, _rank_scores(S, (pool @ C.T) if zn else None), (coh.norm(rows, sums) if coh else None)
+
+    rows_of: dict[int, tuple] = {}  # line -> (raw, rank, norm) scores it was judged on
+    voices_of_their_own = own_voices(pending, score, coh, th, st) if coh is not None else set()
+
+    def judge(r, S_j, R_j, N_j):
+        rows_of[r] = (S_j, R_j, N_j)
+        out[r] = _verdict(S_j, R_j, chars, th, N_j)
+        return out[r]
 
     while prop and pending:
-        S, R = score(pending)
+        S, R, N = score(pending)
         srt = np.sort(R, axis=1)
         margin = srt[:, -1] - srt[:, -2]
         ok = S[np.arange(len(S)), R.argmax(1)] >= th["maybe"]
@@ -173,14 +202,17 @@ def identify(model: SpeakerModel, E: np.ndarray, *, thresholds: dict | None = No
             break
         j = int(np.argmax(np.where(ok, margin, -np.inf)))
         r = pending.pop(j)
-        v = _verdict(S[j], R[j], chars, th)
-        out[r] = v
-        if v.status in JOIN:
+        v = judge(r, S[j], R[j], None if N is None else N[j])
+        if r not in voices_of_their_own:  # a low line joins as the closed set would, unless it has a voice of its own
+            v = _verdict(S[j], R[j], chars, th)
+        if v.status in JOIN and r not in voices_of_their_own:
             sums[cidx[v.speaker]] += E[r]
     if pending:
-        S, R = score(pending)
+        S, R, N = score(pending)
         for j, r in enumerate(pending):
-            out[r] = _verdict(S[j], R[j], chars, th)
+            judge(r, S[j], R[j], None if N is None else N[j])
+    if coh is not None:
+        keep_lone_lines(out, rows_of, coh, th, st, lambda S_j, R_j, N_j: _verdict(S_j, R_j, chars, th, N_j))
     return out
 
 
@@ -267,8 +299,11 @@ def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], n
              progress: Callable[[int], None] | None = None) -> dict:
     """Identify each labelled line (episode by episode, as extract tv would) and compare.
 
-    accuracy = correct / all labelled lines (unknown and too-short count as wrong);
-    precision = correct / lines given a speaker; coverage = lines given a speaker / all.
+    A labelled character the model does not know is a voice nobody enrolled: its line is right when no
+    speaker is given, and a false accept when one is (`false_accepts` of `unenrolled` lines).
+    accuracy = correct / all labelled lines (unknown and too-short lines of enrolled voices count as wrong);
+    precision = correct / lines given a speaker; coverage = lines given a speaker / all;
+    enrolled_accuracy = correct / lines of enrolled voices.
     """
     st = {**DEFAULTS, **model.settings}
     preds: list[str | None] = [None] * len(labels)
@@ -284,8 +319,12 @@ def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], n
             preds[ids[j]], status[ids[j]] = v.speaker, v.status
     gold = [lab.character for lab in labels]
     n = len(labels)
+    known = set(model.characters)
     covered = sum(p is not None for p in preds)
-    correct = sum(p == g for p, g in zip(preds, gold))
+    right = [p == g if g in known else p is None for p, g in zip(preds, gold)]
+    correct = sum(right)
+    n_enrolled = sum(g in known for g in gold)
+    right_given = sum(p == g for p, g in zip(preds, gold))
     rows = list(dict.fromkeys(list(model.characters) + gold))
     cols = rows + ["(unknown)"]
     matrix = np.zeros((len(rows), len(cols)), dtype=np.int64)
@@ -295,7 +334,10 @@ def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], n
         "n": n,
         "accuracy": correct / n if n else math.nan,
         "coverage": covered / n if n else math.nan,
-        "precision": correct / covered if covered else math.nan,
+        "precision": right_given / covered if covered else math.nan,
+        "enrolled_accuracy": sum(r for r, g in zip(right, gold) if g in known) / n_enrolled if n_enrolled else math.nan,
+        "unenrolled": n - n_enrolled,
+        "false_accepts": sum(p is not None for p, g in zip(preds, gold) if g not in known),
         "confident": sum(s == "confident" for s in status),
         "maybe": sum(s == "maybe" for s in status),
         "unknown": sum(s == "unknown" for s in status),

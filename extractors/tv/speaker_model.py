@@ -29,7 +29,14 @@ DEFAULTS = {
     "propagate": True,     # adapt centroids to the episode (transductive self-training)
     "znorm": True,         # rank characters by scores standardised over the episode's lines
     "calibrate": True,     # with >= 5 lines per character, set accept from the training scores
+    "open_set": True,      # a line must also beat its cohort-normalised threshold (else unknown)
+    "snorm_accept": -0.10,  # cohort-normalised score for a confident label (tuned on synthetic voices)
+    "snorm_maybe": -0.15,   # cohort-normalised score for a 'maybe' label; below it the voice is nobody enrolled
+    "cohort_top": 5,       # adaptive s-norm: the N most similar cohort lines give the normalising means
+    "group_link": 0.2,     # centred cosine that links two low-scoring lines into a voice of their own
+    "group_size": 3,       # low-scoring lines that make a voice nobody enrolled (a lone one stays `maybe`)
 }
+THRESHOLDS = ("accept", "maybe", "margin", "snorm_accept", "snorm_maybe")
 CALIBRATE_MIN_LINES = 5
 
 
@@ -92,8 +99,9 @@ class SpeakerModel:
         if cent.shape != (len(chars), meta.get("dim")) or ex.shape[0] != lab.shape[0] or (
                 lab.size and (lab.min() < 0 or lab.max() >= len(chars))):
             raise InputError("model.npz does not match model.json (characters/dimensions)", mz)
+        th = {**{k: DEFAULTS[k] for k in THRESHOLDS}, **dict(meta["thresholds"])}  # older models: the defaults
         return cls(list(chars), cent.astype(np.float32), ex.astype(np.float32), lab.astype(np.int64),
-                   meta["encoder"], dict(meta["thresholds"]), dict(meta.get("settings") or {}),
+                   meta["encoder"], th, dict(meta.get("settings") or {}),
                    dict(meta.get("training_counts") or {}), dict(meta.get("training_seconds") or {}),
                    dict(meta.get("calibration") or {}))
 
@@ -115,7 +123,7 @@ def fit(characters: Sequence[str], embeddings: np.ndarray, labels: Sequence[str]
     if missing:
         raise InputError(f"no labelled lines for {', '.join(missing)}")
     cent = _unit(np.stack([E[lab == i].mean(0) for i in range(len(chars))]))
-    thresholds = {"accept": float(st["accept"]), "maybe": float(st["maybe"]), "margin": float(st["margin"])}
+    thresholds = {k: float(st[k]) for k in THRESHOLDS}
     calib = _calibrate(E, lab, len(chars))
     n_min = min(int(np.sum(lab == i)) for i in range(len(chars)))
     if st.get("calibrate") and n_min >= CALIBRATE_MIN_LINES and calib.get("other_max") is not None:
@@ -130,7 +138,8 @@ def fit(characters: Sequence[str], embeddings: np.ndarray, labels: Sequence[str]
     if durations is not None:
         d = np.asarray(durations, dtype=float)
         secs = {c: round(float(d[lab == idx[c]].sum()), 3) for c in chars}
-    keep = {k: st[k] for k in ("min_duration", "window", "pad", "propagate", "znorm")}
+    keep = {k: st[k] for k in ("min_duration", "window", "pad", "propagate", "znorm", "open_set", "cohort_top",
+                                 "group_link", "group_size")}
     return SpeakerModel(chars, cent, E, lab, encoder_id, thresholds, keep, counts, secs, calib)
 
 

@@ -1,4 +1,7 @@
-"""`rolecorpus speakers train|review|apply|eval`: speaker identification by voice (ECAPA-TDNN).
+"""`rolecorpus speakers train|review|apply|eval|discover|name`: speaker identification by voice (ECAPA-TDNN).
+
+`discover` clusters the voices of a season before anyone is named; `name` gives a cluster to a character and
+trains the voice profile from every named cluster (extractors/tv/discover.py).
 
 Thresholds and segment settings come from the `speakers:` section of configs/pipeline.yaml
 (pipeline.settings.SpeakerSettings; its defaults are extractors.tv.speaker_id.DEFAULTS).
@@ -149,7 +152,8 @@ def evaluate(
     media: Optional[Path] = typer.Option(None, "--media", help="Media file for rows without a media column/cell."),
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
 ) -> None:
-    """Identify every labelled line and print accuracy, coverage and the confusion matrix."""
+    """Identify every labelled line and print accuracy, coverage, false accepts of voices nobody enrolled (labelled
+    characters the model does not know) and the confusion matrix."""
     from extractors.tv.labels import read_labels
     from extractors.tv.speaker_id import SpeakerModel, evaluate as run_eval
 
@@ -166,6 +170,10 @@ def evaluate(
     typer.echo(f"accuracy   {res['accuracy']:.3f}   (correct / all labelled lines)")
     typer.echo(f"coverage   {res['coverage']:.3f}   (lines given a speaker)")
     typer.echo(f"precision  {res['precision']:.3f}   (correct / lines given a speaker)")
+    if res["unenrolled"]:
+        typer.echo(f"enrolled   {res['enrolled_accuracy']:.3f}   (correct / lines of enrolled voices)")
+    typer.echo(f"false accepts {res['false_accepts']} of {res['unenrolled']} lines of voices nobody enrolled "
+               "(given a speaker)")
     typer.echo(f"verdicts   confident {res['confident']}, maybe {res['maybe']}, unknown {res['unknown']}, "
                f"too-short {res['too_short']}")
     typer.echo(format_matrix(res["rows"], res["cols"], res["matrix"]))
@@ -210,3 +218,88 @@ def save_matrix_png(rows: list[str], cols: list[str], matrix, path: Path, accura
     fig.savefig(buf, format="png")
     plt.close(fig)
     atomic_write_bytes(path, buf.getvalue())
+
+
+def _episodes(patterns: list[str]) -> list[Path]:
+    """Media files from paths or quoted globs, in name order; a pattern matching nothing is an error."""
+    import glob
+
+    out: list[Path] = []
+    for pat in patterns:
+        hits = sorted(glob.glob(pat)) or ([pat] if Path(pat).is_file() else [])
+        if not hits:
+            raise InputError("no media file matches", pat)
+        out += [Path(h) for h in hits if Path(h) not in out]
+    return out
+
+
+def _beside(media: Path) -> Path:
+    from extractors.tv.subtitles import FORMATS
+
+    for ext in FORMATS:
+        if media.with_suffix(ext).is_file():
+            return media.with_suffix(ext)
+    raise InputError(f"no subtitle file beside the episode ({', '.join(FORMATS)}); drop --subtitles-beside "
+                     "to transcribe it", media)
+
+
+@speakers_app.command("discover")
+def discover(
+    media: list[str] = typer.Argument(..., help="Episodes: media files or quoted globs (\"S01/*.mkv\")."),
+    out: Path = typer.Option(Path("data/voices"), "-o", "--out", help="Folder to write (lines.jsonl, voices.json, "
+                                                                      "embeddings.npz, clips/)."),
+    subtitles_beside: bool = typer.Option(False, "--subtitles-beside", help="Lines from the subtitle file beside "
+                                          "each episode (same name, .srt/.ass/.ssa/.vtt); else Whisper transcribes."),
+    work: str = typer.Option("discover", "--work", help="Work id written into the lines."),
+    language: Optional[str] = typer.Option(None, "--language", help="Spoken language for Whisper; detected when "
+                                                                    "omitted."),
+    threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
+) -> None:
+    """Embed every line of every episode (ECAPA-TDNN) and cluster the voices; sample clips and lines per voice."""
+    from extractors.tv.audio import decode_audio
+    from extractors.tv.discover import discover_voices, write_discovery
+    from extractors.tv.extract import extract_tv
+    from extractors.tv.extractor import TvOptions
+
+    from ..models import PipelineModels
+
+    st = _settings()
+    files = _episodes(media)
+    models = PipelineModels(Project.current().cache)
+    th = threads or int(st.get("threads") or 0)
+    episodes, audio = [], {}
+    for f in files:
+        opts = TvOptions(subtitles=_beside(f) if subtitles_beside else None, language=language, threads=th)
+        lines = extract_tv(f, work, opts, resolver=_resolver(), cache_dir=Project.current().cache, progress=False,
+                           whisper=lambda: models.whisper(opts.asr_backend, opts.model, th))
+        audio[f.resolve()] = decode_audio(f)
+        episodes.append((f.resolve(), lines))
+    enc = models.speaker_encoder(th)
+    with _progress(sum(len(ls) for _, ls in episodes), "embedding lines") as bar:
+        lines, E, rows, clusters = discover_voices(episodes, audio.__getitem__, enc, st, progress=bar.update)
+    meta = write_discovery(out, lines, E, rows, clusters, audio.__getitem__, enc.model_id)
+    typer.echo(f"wrote {out}: {len(meta['voices'])} voices in {len(rows)} lines of {len(files)} episode(s)")
+    for v in meta["voices"]:
+        first = v["samples"][0]["text"] if v["samples"] else ""
+        typer.echo(f"  {v['cluster']}  {v['lines']:4d} lines  {v['seconds']:7.1f} s  e.g. {first[:60]!r}")
+    typer.echo(f"name one with: rolecorpus speakers name {meta['voices'][0]['cluster']} CHARACTER --voices {out}")
+
+
+@speakers_app.command("name")
+def name(
+    cluster: str = typer.Argument(..., help="A cluster from `speakers discover` (voice_03, or 3)."),
+    character: str = typer.Argument(..., help="The character id (or an alias) its voice belongs to."),
+    voices: Path = typer.Option(Path("data/voices"), "--voices", help="The folder `speakers discover` wrote."),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Speaker model to (re)write; default VOICES/model."),
+) -> None:
+    """Label every line of a discovered voice and train the voice profile from all named voices."""
+    from extractors.tv.discover import name_cluster
+
+    cid = _resolver().resolve(character)
+    if cid is None:
+        raise InputError(f"unknown character {character!r} (add it with `rolecorpus add-character`)",
+                         Project.current().configs)
+    model_dir = out or voices / "model"
+    n, model = name_cluster(voices, cluster, cid, model_dir, _settings())
+    counts = ", ".join(f"{c} {k}" for c, k in model.counts.items())
+    typer.echo(f"{cluster}: {n} lines are {cid}; wrote {model_dir} ({counts})")

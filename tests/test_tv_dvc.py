@@ -1,0 +1,73 @@
+"""`dvc repro` of TV works: a voice model trained as a stage and a dependency of the lines it labels, a TV work
+without subtitles (Whisper's lines, speakers by voice), and a character drawing on several works."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from extractors.records import read_lines
+
+pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parent.parent
+
+
+def sh(cwd, *cmd):
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               ROLECORPUS_CACHE=str(Path(cwd) / ".cache"), HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1",
+               PYTHONPATH=str(cwd))
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout + p.stderr
+
+
+def ran(output: str) -> set[str]:
+    return set(re.findall(r"Running stage '([^']+)'", output))
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    dst = tmp_path_factory.mktemp("tvdvc")
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True,
+                           check=True).stdout.split()
+    keep = ("configs/", "data/samples/sample", "data/samples/telephone", ".dvc/", "extractors/", "pipeline/")
+    for f in files:
+        if (f.startswith(keep) or f in ("dvc.yaml", ".dvcignore", ".gitignore")) and (REPO / f).is_file():
+            (dst / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / f, dst / f)
+    cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text())
+    cfg["works"] = {w: cfg["works"][w] for w in ("telephone", "telephone_asr")}
+    cfg["characters"] = {"diane": {"work": ["telephone", "telephone_asr"]}, "sheila": {"work": "telephone_asr"}}
+    (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    sh(dst, "git", "init", "-q")
+    sh(dst, "git", "add", "-A")
+    sh(dst, "git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "copy")
+    return dst
+
+
+def test_voice_model_stage_asr_work_and_a_character_of_two_works(project):
+    first = ran(sh(project, "dvc", "repro"))
+    assert {"voices@telephone", "lines@telephone", "lines@telephone_asr", "segment@diane", "package@diane",
+            "package@sheila"} <= first
+    assert sorted(p.name for p in (project / "data/samples/speakers/telephone").iterdir()) == ["model.json",
+                                                                                           "model.npz"]
+    asr = read_lines(project / "data/lines/telephone_asr.jsonl")
+    assert {ln.speaker for ln in asr if ln.evidence == "voice"} == {"diane", "sheila"}
+    manifest = json.loads((project / "data/characters/diane/manifest.json").read_text())
+    assert {s.split("/")[0] for s in manifest["sources"]} == {"telephone", "telephone_asr"}
+    assert ran(sh(project, "dvc", "repro")) == set()
+
+    # the voice model depends on its labels, and the lines it labels on the model
+    labels = project / "data/samples/telephone_voices.csv"
+    labels.write_text(labels.read_text() + "diane,I'm in New Jersey now though.,20.173,21.475,sample.wav\n")
+    again = ran(sh(project, "dvc", "repro"))
+    assert {"voices@telephone", "lines@telephone_asr"} <= again
+    assert ran(sh(project, "dvc", "repro")) == set()

@@ -1,25 +1,64 @@
-"""Entry point of the `rolecorpus` command: imports every command module and turns InputError
-into a one-line message with a non-zero exit code."""
+"""Entry point of the `rolecorpus` command: imports every command module, turns InputError into one
+`error:` line with exit code 2, and catches anything unexpected the same way: the traceback goes to a log
+file (secrets scrubbed) and the one line says where it is. No traceback ever reaches the terminal."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
 
 from extractors.errors import InputError
+from extractors.llm import redact_secrets
 
 from .cli_app import app
 from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: F401  (registers commands)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(redact_secrets(text).split())
+
+
+def log_traceback(exc: BaseException) -> Path | None:
+    """Write the traceback (secrets scrubbed) to `$ROLECORPUS_LOG_DIR` or the temp folder; its path, or None."""
+    folder = Path(os.environ.get("ROLECORPUS_LOG_DIR") or Path(tempfile.gettempdir()) / "rolecorpus-logs")
+    text = redact_secrets("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"error-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+        path.write_text(f"argv: {redact_secrets(' '.join(sys.argv))}\n{text}", encoding="utf-8", errors="replace")
+        return path
+    except OSError:
+        return None
+
+
+def report_unexpected(exc: BaseException) -> None:
+    """The one line for an error nobody foresaw: what it was, and where the traceback is."""
+    where = log_traceback(exc)
+    what = _one_line(f"{type(exc).__name__}: {exc}")[:300]
+    if isinstance(exc, OSError) and getattr(exc, "filename", None):
+        what = _one_line(f"{exc.filename}: {exc.strerror or type(exc).__name__}")
+    print(f"error: {what} (unexpected; traceback in {where or 'no log: the log folder is not writable'})",
+          file=sys.stderr)
 
 
 def main() -> None:
     try:
         app()
     except InputError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {_one_line(str(e))}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print("interrupted: nothing half-written was kept; rerun to resume from the cache", file=sys.stderr)
         sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as e:  # noqa: BLE001  (the top-level handler: one line, traceback to a log)
+        report_unexpected(e)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import typer
 
 from extractors.characters import get_character
 from extractors.errors import InputError
-from extractors.llm import chat_model_from_env, llm_configured, llm_model_name
+from extractors.llm import chat_model_from_env, llm_configured, llm_model_name, redact_secrets
 
 from ..cli_app import app
 from ..embedders import CachedEmbedder, VectorCache, make_embedder
@@ -100,4 +100,4 @@ def chat(
         try:
             _show(bot, bot.ask(role, text), show_prompt, note)
         except InputError as e:
-            typer.echo(f"error: {e}", err=True)
+            typer.echo(f"error: {' '.join(redact_secrets(str(e)).split())}", err=True)

@@ -4,6 +4,7 @@ file (secrets scrubbed) and the one line says where it is. No traceback ever rea
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import tempfile
@@ -45,7 +46,18 @@ def report_unexpected(exc: BaseException) -> None:
           file=sys.stderr)
 
 
+def _notes_to_stderr() -> None:
+    """Warnings of the `rolecorpus.*` loggers (a guessed encoding...) as `note: ...` lines on stderr."""
+    logger = logging.getLogger("rolecorpus")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("note: %(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False
+
+
 def main() -> None:
+    _notes_to_stderr()
     try:
         app()
     except InputError as e:

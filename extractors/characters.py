@@ -21,6 +21,7 @@ from pydantic.dataclasses import dataclass
 
 from .atomic import atomic_write_text
 from .errors import InputError
+from .ids import check_id
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$|^[\u4e00-\u9fff][\u4e00-\u9fff0-9_\-]*$")
 
@@ -95,7 +96,7 @@ def load_character(path: str | Path) -> Character:
 
 
 def save_character(config_dir: str | Path, ch: Character) -> Path:
-    if not ID_RE.match(ch.id):
+    if check_id(ch.id, "character id") and not ID_RE.fullmatch(ch.id):
         raise InputError(f"character id {ch.id!r} must be lowercase letters, digits, '-' or '_'")
     path = character_path(config_dir, ch.id)
     atomic_write_text(path, yaml.safe_dump(asdict(ch), allow_unicode=True, sort_keys=False))
@@ -110,7 +111,7 @@ def load_characters(config_dir: str | Path) -> dict[str, Character]:
 
 
 def get_character(config_dir: str | Path, cid: str) -> Character:
-    path = character_path(config_dir, cid)
+    path = character_path(config_dir, check_id(cid, "character id"))
     if not path.exists():
         known = ", ".join(sorted(load_characters(config_dir))) or "none"
         raise InputError(f"unknown character id {cid!r} (known: {known}); add it with `rolecorpus add-character`")

@@ -12,6 +12,7 @@ import typer
 from extractors.atomic import atomic_open
 from extractors.characters import AliasResolver, get_character, load_characters
 from extractors.errors import InputError
+from extractors.ids import check_id, check_output
 from extractors.records import read_lines
 
 from ..cli_app import app
@@ -29,7 +30,7 @@ def _lines_for(project: Project, settings: Settings, cid: str, given: list[Path]
     spec = settings.characters.get(cid)
     if spec is None:
         raise InputError(f"no LINES given and characters.{cid}.work is not set in {project.pipeline_yaml}")
-    return [project.lines(w) for w in spec.works()]
+    return [project.lines(check_id(w, f"characters.{cid}.work")) for w in spec.works()]
 
 
 @app.command("segment")
@@ -40,6 +41,8 @@ def segment(
 ) -> None:
     """Cut the character's stories with the finite-state segmenter (limits in configs/pipeline.yaml `segment:`)."""
     project = Project.current()
+    if output is not None:
+        check_output(output, "-o")
     settings = load_settings(project.pipeline_yaml)
     ch = get_character(project.configs, character)
     resolver = AliasResolver(load_characters(project.configs))

@@ -1,6 +1,6 @@
 """Read a text source whatever its encoding: UTF-8 (BOM or not), UTF-16, GB18030/GBK, Big5.
 
-Binary or empty files are refused with an error naming the file. Line endings are normalised
+Binary, empty or oversized (`check_size`, 16 MB by default) files are refused with an error naming the file. Line endings are normalised
 to `\n`. Bytes that decode under several Chinese encodings (Big5 bytes are mostly valid
 GB18030 too) go to the one whose characters are the common characters of written Chinese.
 A saved web page that is not UTF-8 is decoded with the charset its `<meta>` declares
@@ -176,6 +176,30 @@ def _western_guess(data: bytes) -> tuple[str, str] | None:
     return best.encoding, str(best)
 
 
+DEFAULT_MAX_MB = 16.0
+
+
+def max_text_bytes() -> int:
+    """The largest text source accepted: `$ROLECORPUS_MAX_TEXT_MB` megabytes (default 16; the longest
+    novels are under 8 MB), so memory and time stay bounded by a work, not by whatever file is given."""
+    import os
+
+    raw = os.environ.get("ROLECORPUS_MAX_TEXT_MB", "")
+    try:
+        mb = float(raw) if raw.strip() else DEFAULT_MAX_MB
+    except ValueError:
+        raise InputError(f"ROLECORPUS_MAX_TEXT_MB must be a number of megabytes, not {raw!r}") from None
+    return int(mb * 1_000_000)
+
+
+def check_size(path: str | Path) -> None:
+    """Refuse a text source larger than `max_text_bytes()` before reading a byte of it."""
+    size, limit = Path(path).stat().st_size, max_text_bytes()
+    if size > limit:
+        raise InputError(f"{size / 1e6:.1f} MB is more text than one work holds (limit {limit / 1e6:g} MB); "
+                         "split it, or raise ROLECORPUS_MAX_TEXT_MB", path)
+
+
 def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool = False) -> str:
     """Return the file's text with `\n` line endings, or raise InputError.
 
@@ -187,6 +211,7 @@ def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool 
         raise InputError("no such file", path)
     if path.is_dir():
         raise InputError("is a directory, expected a file", path)
+    check_size(path)
     data = path.read_bytes()
     if not data.strip():
         raise InputError("file is empty", path)

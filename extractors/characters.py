@@ -41,7 +41,7 @@ class Character:
     @field_validator("aliases", "sources", mode="before")
     @classmethod
     def _strings(cls, v):  # YAML reads `aliases: [1984]` as a number; `aliases:` alone as null
-        return [str(x) for x in (v or [])]
+        return [str(x) for x in (v or [])] if isinstance(v, (list, tuple)) or v is None else v  # else: pydantic says
 
     @field_validator("personality", mode="before")
     @classmethod
@@ -83,8 +83,9 @@ def load_character(path: str | Path) -> Character:
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as e:
-        raise InputError(f"not valid YAML ({e.__class__.__name__})", path) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        utf8 = "; configs are UTF-8" if isinstance(e, UnicodeDecodeError) else ""
+        raise InputError(f"not valid YAML ({e.__class__.__name__}{utf8})", path) from None
     if not isinstance(data, dict) or "name" not in data:
         raise InputError("character config needs at least 'name' and 'series'", path)
     data.setdefault("id", path.stem)

@@ -194,7 +194,24 @@ CASES = {
     "ask-empty": (lambda w: ["ask", "rosalind", "  "], ["empty"]),
     "build-lines-unknown": (lambda w: ["build-lines", "nowork"], ["nowork"]),
     "eval-gold-missing": (lambda w: ["eval", "attribution", "--gold", str(w / "none")], ["none"]),
+    # configuration files (in a project of their own)
+    "config-character-latin1": (lambda w: _other_project(w, "characters/bad.yaml", "name: Très\nseries: S\n".encode("latin-1"),
+                                                         ["ask", "bad", "hi"]), ["bad.yaml", "UTF-8"]),
+    "config-character-bad-yaml": (lambda w: _other_project(w, "characters/bad.yaml", "name: [x\n", ["ask", "bad", "hi"]),
+                                  ["bad.yaml", "YAML"]),
+    "config-character-wrong-type": (lambda w: _other_project(w, "characters/bad.yaml", "name: B\nseries: S\naliases: 3\n",
+                                                             ["ask", "bad", "hi"]), ["bad.yaml", "aliases"]),
+    "config-pipeline-bad-yaml": (lambda w: _other_project(w, "pipeline.yaml", "segment: [\n", ["build-lines", "x"]),
+                                 ["pipeline.yaml", "YAML"]),
+    "config-pipeline-unknown-key": (lambda w: _other_project(w, "pipeline.yaml", "segment:\n  bogus: 1\n",
+                                                             ["build-lines", "x"]), ["pipeline.yaml", "bogus"]),
 }
+
+
+def _other_project(work: Path, config: str, data: bytes | str, argv: list[str]) -> tuple[list[str], dict]:
+    """A project whose configs/<config> holds `data`: the command runs there."""
+    _write(work / "other" / "configs", config, data)
+    return argv, {"ROLECORPUS_ROOT": str(work / "other")}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -202,12 +219,14 @@ def test_bad_input_is_one_line_error_and_writes_nothing(project, tmp_path, case)
     setup, needles = CASES[case]
     work = tmp_path / "in"
     work.mkdir()
-    argv = setup(work)
+    argv, env_extra = setup(work), None
+    if isinstance(argv, tuple):
+        argv, env_extra = argv
     argv = [a.replace("OUT/", str(tmp_path / "out") + "/") for a in argv]
     outside = [Path(f"/tmp/x{ext}") for ext in ("", ".json", ".jsonl", ".yaml")]
     stat = lambda: {o: o.stat().st_mtime_ns for o in outside if o.exists()}  # noqa: E731
     before, before_outside = snapshot(project, tmp_path / "out"), stat()
-    p = run(project, *argv)
+    p = run(project, *argv, env_extra=env_extra)
     needles = list(needles) + ([str(work)] if case == "script-directory" else [])
     line = one_line_error(p, *needles)
     assert "Traceback" not in p.stderr and "unexpected" not in line, line

@@ -93,6 +93,8 @@ def iter_json_rows(path: Path) -> Iterator[tuple[int, dict]]:
     path = Path(path)
     if path.is_dir():
         raise InputError("is a directory, expected a JSON-lines file", path)
+    if path.exists() and not path.is_file():
+        raise InputError("not a regular file", path)
     with open(path, "rb") as fh:
         for row, data in enumerate(fh, start=1):
             try:
@@ -105,6 +107,8 @@ def iter_json_rows(path: Path) -> Iterator[tuple[int, dict]]:
                 d = json.loads(raw)
             except json.JSONDecodeError as e:
                 raise InputError(f"not valid JSON ({e.msg})", path, row) from None
+            except RecursionError:
+                raise InputError("JSON nested too deeply", path, row) from None
             if not isinstance(d, dict):
                 raise InputError("not a JSON object", path, row)
             yield row, d

@@ -211,6 +211,8 @@ def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool 
         raise InputError("no such file", path)
     if path.is_dir():
         raise InputError("is a directory, expected a file", path)
+    if not path.is_file():  # a FIFO, a device (/dev/zero), a socket: reading could never end
+        raise InputError("not a regular file", path)
     check_size(path)
     data = path.read_bytes()
     if not data.strip():

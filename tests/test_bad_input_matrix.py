@@ -262,6 +262,17 @@ def test_ask_401_fake_server_echoing_the_key_never_shows_it(project, echo_server
 
 
 @pytest.mark.parametrize("endpoint", ["401-echo", "connection-refused"])
+def test_embed_endpoint_failure_fake_server_is_one_line_without_the_key(project, echo_server, endpoint):
+    url = echo_server.base_url if endpoint == "401-echo" else f"http://127.0.0.1:{_free_port()}/v1"
+    before = snapshot(project)
+    p = run(project, "embed", "rosalind", "--backend", "openai", "--model", "e",
+            env_extra=_llm_env(url) | {"OPENAI_MAX_RETRIES": "0"})
+    line = one_line_error(p, "embeddings endpoint")
+    assert SECRET not in p.stderr + p.stdout and SECRET[-6:] not in line
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("endpoint", ["401-echo", "connection-refused"])
 def test_novel_llm_failure_fake_server_leaves_no_metrics_no_key(project, tmp_path, echo_server, endpoint):
     url = echo_server.base_url if endpoint == "401-echo" else f"http://127.0.0.1:{_free_port()}/v1"
     novel = _write(tmp_path, "alice.txt", (SAMPLES / "alice29.txt").read_text(encoding="utf-8")[:30000])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -73,13 +74,21 @@ def embed(
     stories = read_stories(project.stories(ch.id))
     cache = VectorCache(project.cache / "vectors")
     emb = CachedEmbedder(make_embedder(settings), cache, batch=settings["batch"])
-    vecs = emb.encode([s.text for s in stories], progress=True)
+    try:
+        vecs = emb.encode([s.text for s in stories], progress=sys.stderr.isatty())  # no bar in a log or pipe
+    except Exception as e:  # noqa: BLE001  (an endpoint's errors: one line, class and status only, never its text)
+        if type(e).__module__.split(".")[0] not in ("openai", "httpx", "httpcore"):
+            raise
+        status = getattr(e, "status_code", None)
+        raise InputError(f"the embeddings endpoint failed ({type(e).__name__}" + (f", HTTP {status}" if status else "")
+                         + "); nothing was written") from None
+    finally:
+        cache.close()
     meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": settings["backend"]}
     out = project.embeddings(ch.id)
     with atomic_open(out, "wb") as fh:
         np.savez(fh, vectors=vecs, ids=np.array([s.id for s in stories]), meta=np.array(json.dumps(meta)))
     typer.echo(f"{ch.id}: {len(stories)} vectors ({emb.name}, {vecs.shape[1]}-d; cache hits {cache.hits}, new {cache.misses}) -> {out}")
-    cache.close()
 
 
 @app.command("package")

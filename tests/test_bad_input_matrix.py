@@ -176,6 +176,8 @@ CASES = {
     "output-is-directory": (lambda w: _extract("script", SAMPLES / "asyoulik.txt", out=w), ["-o", "directory"]),
     "output-under-a-file": (lambda w: _extract("script", SAMPLES / "asyoulik.txt",
                                                out=_write(w, "afile", "x") / "lines.jsonl"), ["-o"]),
+    "output-is-the-source": (lambda w: _extract("script", _write(w, "play.txt", FRENCH), out=w / "play.txt"),
+                             ["play.txt", "source"]),
     "segment-output-directory": (lambda w: ["segment", str(_lines_file(w, [GOOD_ROW])), "-c", "rosalind", "-o", str(w)],
                                  ["-o", "directory"]),
     # lines files
@@ -211,6 +213,9 @@ CASES = {
                                                              ["ask", "bad", "hi"]), ["bad.yaml", "aliases"]),
     "config-pipeline-bad-yaml": (lambda w: _other_project(w, "pipeline.yaml", "segment: [\n", ["build-lines", "x"]),
                                  ["pipeline.yaml", "YAML"]),
+    "config-pipeline-work-traversal": (lambda w: _other_project(w, "pipeline.yaml", "works:\n  ../x:\n    kind: script\n"
+                                                                "    input: a.txt\n", ["build-lines", "../x"]),
+                                       ["pipeline.yaml", "work id"]),
     "config-pipeline-unknown-key": (lambda w: _other_project(w, "pipeline.yaml", "segment:\n  bogus: 1\n",
                                                              ["build-lines", "x"]), ["pipeline.yaml", "bogus"]),
 }

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from extractors.atomic import atomic_write_text, clean_orphans
 from extractors.characters import AliasResolver, load_characters
 from extractors.contract import ExtractContext
+from extractors.errors import InputError
 from extractors.ids import check_id, check_output, inside
 from extractors.records import Line, line_counts, write_lines
 from extractors.registry import get_extractor
@@ -44,6 +45,8 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     project = project or Project.current()
     check_id(work, "--work")
     check_output(output, "-o")
+    if Path(output).resolve() == Path(source).resolve():
+        raise InputError("-o is the source itself; writing would destroy it", output)
     metrics_file = metrics_path(project, kind, work)
     extractor = get_extractor(kind)()
     opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options), prefix=None)

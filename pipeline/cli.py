@@ -12,6 +12,8 @@ import time
 import traceback
 from pathlib import Path
 
+from typer.core import _click as click  # typer's own click: the exceptions its parser raises
+
 from extractors.errors import InputError
 from extractors.llm import redact_secrets
 
@@ -56,10 +58,27 @@ def _notes_to_stderr() -> None:
         logger.propagate = False
 
 
+def _usage_error(e: click.ClickException) -> None:
+    """A mistyped command line as one line (the rich panel click draws is several), with where to look."""
+    ctx = getattr(e, "ctx", None)
+    if type(e).__name__ == "NoArgsIsHelpError":  # `rolecorpus` alone: the help was printed, as before
+        sys.exit(e.exit_code)
+    where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    print(f"error: {_one_line(e.format_message())}{where}", file=sys.stderr)
+    sys.exit(e.exit_code if e.exit_code else 2)
+
+
 def main() -> None:
     _notes_to_stderr()
     try:
-        app()
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:  # typer.Exit(code) from a command
+            sys.exit(code)
+    except click.ClickException as e:
+        _usage_error(e)
+    except click.exceptions.Abort:
+        print("error: aborted", file=sys.stderr)
+        sys.exit(1)
     except InputError as e:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)
         sys.exit(2)

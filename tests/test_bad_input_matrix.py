@@ -202,6 +202,11 @@ CASES = {
     # arguments
     "ask-non-utf8": (lambda w: ["ask", "rosalind", "caf\udce9 ?"], ["UTF-8"]),
     "ask-empty": (lambda w: ["ask", "rosalind", "  "], ["empty"]),
+    "usage-unknown-option": (lambda w: ["speakers", "train", "x.csv", "--labels", "y.csv"], ["--labels", "--help"]),
+    "usage-missing-argument": (lambda w: ["ask", "rosalind"], ["text", "--help"]),
+    "usage-not-a-number": (lambda w: _extract("novel", SAMPLES / "alice29.txt", "--min-confidence", "abc"),
+                           ["--min-confidence"]),
+    "usage-unknown-kind": (lambda w: ["extract", "manga", "x"], ["manga"]),
     "build-lines-unknown": (lambda w: ["build-lines", "nowork"], ["nowork"]),
     "eval-gold-missing": (lambda w: ["eval", "attribution", "--gold", str(w / "none")], ["none"]),
     # configuration files (in a project of their own)

@@ -12,6 +12,7 @@ import time
 import traceback
 from pathlib import Path
 
+import typer
 from typer.core import _click as click  # typer's own click: the exceptions its parser raises
 
 from extractors.errors import InputError
@@ -76,7 +77,7 @@ def main() -> None:
             sys.exit(code)
     except click.ClickException as e:
         _usage_error(e)
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("error: aborted", file=sys.stderr)
         sys.exit(1)
     except InputError as e:

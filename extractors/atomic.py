@@ -1,13 +1,16 @@
 """Write files so that a crash never leaves a half-written output behind.
 
 Everything is written to a temporary sibling and renamed into place; directories are built
-in a temporary sibling and swapped in whole.
+in a temporary sibling and swapped in whole. Temporary names carry the writer's process id
+(`.<name>.<pid>.<random>.tmp`), so `clean_orphans` can remove those a killed process left behind (its pid is
+gone) without touching the ones a live process is still writing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -19,7 +22,7 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     """Open a temp file next to `path`; on success rename it over `path`, on error delete it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     kwargs = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
     try:
@@ -49,7 +52,7 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     """Yield a fresh temp directory; on success it replaces `path` whole, on error it is removed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent))
     try:
         yield tmp
         old = None
@@ -64,3 +67,34 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+_ORPHAN = re.compile(r"\A\..+\.(\d+)\.[^.]+\.tmp\Z")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def clean_orphans(directory: str | Path, recursive: bool = False) -> int:
+    """Remove the temporary files and folders of dead writers under `directory`; return how many."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return 0
+    removed = 0
+    for p in directory.rglob(".*.tmp") if recursive else directory.glob(".*.tmp"):
+        m = _ORPHAN.match(p.name)
+        if not m or _alive(int(m.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            shutil.rmtree(p) if p.is_dir() else os.unlink(p)
+            removed += 1
+    return removed

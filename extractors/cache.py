@@ -5,7 +5,8 @@ Used for LLM answers (`novel/llm_cache.py`), Whisper transcripts (`tv/asr.py`) a
 to a temporary sibling, fsynced and renamed into place (`atomic.atomic_write_text`), so a run killed
 at any moment keeps every entry it finished and never leaves half of one; a rerun finds them all.
 A damaged or unreadable entry counts as missing and is simply rewritten. `hits` and `misses` are
-counted (thread-safe) for the callers' metrics.
+counted (thread-safe) for the callers' metrics. Opening a cache removes the temporary files a killed
+run left in it (`atomic.clean_orphans`).
 
 Usage::
 
@@ -24,7 +25,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from .atomic import atomic_write_text
+from .atomic import atomic_write_text, clean_orphans
 
 
 def content_key(*parts: str | bytes) -> str:
@@ -46,6 +47,7 @@ class ContentCache:
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
+        self.orphans_removed = clean_orphans(self.dir, recursive=True)  # temp files of a killed earlier run
 
     def path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json" if self.shard else self.dir / f"{key}.json"

@@ -21,6 +21,7 @@ from pydantic.dataclasses import dataclass
 
 from .atomic import atomic_write_text
 from .errors import InputError
+from .ids import check_id
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$|^[\u4e00-\u9fff][\u4e00-\u9fff0-9_\-]*$")
 
@@ -40,7 +41,7 @@ class Character:
     @field_validator("aliases", "sources", mode="before")
     @classmethod
     def _strings(cls, v):  # YAML reads `aliases: [1984]` as a number; `aliases:` alone as null
-        return [str(x) for x in (v or [])]
+        return [str(x) for x in (v or [])] if isinstance(v, (list, tuple)) or v is None else v  # else: pydantic says
 
     @field_validator("personality", mode="before")
     @classmethod
@@ -82,8 +83,9 @@ def load_character(path: str | Path) -> Character:
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as e:
-        raise InputError(f"not valid YAML ({e.__class__.__name__})", path) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        utf8 = "; configs are UTF-8" if isinstance(e, UnicodeDecodeError) else ""
+        raise InputError(f"not valid YAML ({e.__class__.__name__}{utf8})", path) from None
     if not isinstance(data, dict) or "name" not in data:
         raise InputError("character config needs at least 'name' and 'series'", path)
     data.setdefault("id", path.stem)
@@ -95,7 +97,7 @@ def load_character(path: str | Path) -> Character:
 
 
 def save_character(config_dir: str | Path, ch: Character) -> Path:
-    if not ID_RE.match(ch.id):
+    if check_id(ch.id, "character id") and not ID_RE.fullmatch(ch.id):
         raise InputError(f"character id {ch.id!r} must be lowercase letters, digits, '-' or '_'")
     path = character_path(config_dir, ch.id)
     atomic_write_text(path, yaml.safe_dump(asdict(ch), allow_unicode=True, sort_keys=False))
@@ -110,7 +112,7 @@ def load_characters(config_dir: str | Path) -> dict[str, Character]:
 
 
 def get_character(config_dir: str | Path, cid: str) -> Character:
-    path = character_path(config_dir, cid)
+    path = character_path(config_dir, check_id(cid, "character id"))
     if not path.exists():
         known = ", ".join(sorted(load_characters(config_dir))) or "none"
         raise InputError(f"unknown character id {cid!r} (known: {known}); add it with `rolecorpus add-character`")

@@ -7,6 +7,7 @@ Secrets come only from `OPENAI_API_KEY` / `OPENAI_BASE_URL`; the model name from
 from __future__ import annotations
 
 import os
+import re
 
 from .errors import InputError
 
@@ -16,10 +17,29 @@ def llm_configured() -> bool:
     return bool(os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"))
 
 
-def redact_secrets(text: str) -> str:
-    """`text` with the API key (if one is set) replaced by `***`: for error messages a server may echo."""
-    key = os.environ.get("OPENAI_API_KEY")
-    return text.replace(key, "***") if key and len(key) >= 4 else text
+_SECRET_ENV = ("OPENAI_API_KEY", "ROLECORPUS_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN")
+_SECRET_PATTERNS = (
+    re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)(?:bearer\s+|basic\s+)?[^\s\"',}]+"),
+    re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"),
+    re.compile(r"(?i)((?:api[_-]?key|access[_-]?token|password|secret)[\"']?\s*[:=]\s*[\"']?)[^\s\"',}&]{4,}"),
+    re.compile(r"()\b(?:sk|pk|rk)-[A-Za-z0-9_-]{8,}"),
+)
+
+
+def redact_secrets(text: object) -> str:
+    """`text` with every secret scrubbed: the keys set in the environment (and their visible tails), any
+    `Authorization` value, `Bearer` tokens, `api_key=` values and `sk-...` style keys become `***`.
+    Use it wherever an exception's text can reach the user or a log."""
+    text = str(text)
+    for name in _SECRET_ENV:
+        key = os.environ.get(name)
+        if key and len(key) >= 4:
+            text = text.replace(key, "***")
+            if len(key) >= 12:  # servers often echo a key shortened: `sk-abc...wxyz`
+                text = text.replace(key[:8], "***").replace(key[-4:], "***")
+    for pat in _SECRET_PATTERNS:
+        text = pat.sub(lambda m: m.group(1) + "***", text)
+    return text
 
 
 def llm_model_name(default: str | None = None) -> str | None:

@@ -72,6 +72,15 @@ def line_from_dict(d: dict, path: str | Path = "<lines>", row: int | None = None
     ev = d.get("evidence")
     if ev is not None and ev not in EVIDENCE:
         raise InputError(f"evidence {ev!r} is not one of {', '.join(EVIDENCE)}", path, row)
+    for t in ("work", "source"):
+        if not isinstance(d[t], str) or not d[t].strip():
+            raise InputError(f"{t} must be a non-empty string", path, row)
+    if not isinstance(d["unit"], str):
+        raise InputError("unit must be a string", path, row)
+    if d.get("name") is not None and not isinstance(d["name"], str):
+        raise InputError("name must be a string or null", path, row)
+    if "extra" in d and not isinstance(d["extra"], dict):
+        raise InputError("extra must be a JSON object", path, row)
     for t in ("start", "end"):
         if d.get(t) is not None and not isinstance(d[t], (int, float)):
             raise InputError(f"{t} must be a number of seconds", path, row)
@@ -81,14 +90,25 @@ def line_from_dict(d: dict, path: str | Path = "<lines>", row: int | None = None
 def iter_json_rows(path: Path) -> Iterator[tuple[int, dict]]:
     """(row number, object) for each non-blank row of a JSON-lines file; a row that is not a JSON
     object is an InputError naming the file and the row."""
-    with open(path, encoding="utf-8") as fh:
-        for row, raw in enumerate(fh, start=1):
+    path = Path(path)
+    if path.is_dir():
+        raise InputError("is a directory, expected a JSON-lines file", path)
+    if path.exists() and not path.is_file():
+        raise InputError("not a regular file", path)
+    with open(path, "rb") as fh:
+        for row, data in enumerate(fh, start=1):
+            try:
+                raw = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("not UTF-8 text (a JSON-lines file must be UTF-8; is it binary?)", path, row) from None
             if not raw.strip():
                 continue
             try:
                 d = json.loads(raw)
             except json.JSONDecodeError as e:
                 raise InputError(f"not valid JSON ({e.msg})", path, row) from None
+            except RecursionError:
+                raise InputError("JSON nested too deeply", path, row) from None
             if not isinstance(d, dict):
                 raise InputError("not a JSON object", path, row)
             yield row, d

@@ -13,6 +13,7 @@ import sys
 import typer
 
 from extractors.errors import InputError
+from extractors.llm import redact_secrets
 
 app = typer.Typer(
     name="rolecorpus",
@@ -40,7 +41,7 @@ def one_line_errors(fn):
         try:
             return fn(*args, **kwargs)
         except InputError as e:
-            print(f"error: {e}", file=sys.stderr)
+            print(f"error: {' '.join(redact_secrets(str(e)).split())}", file=sys.stderr)
             sys.exit(2)
 
     return wrapper

@@ -1,10 +1,16 @@
-"""Where each stage reads and writes, relative to the project root (the current directory)."""
+"""Where each stage reads and writes, relative to the project root (the current directory).
+
+Every id that becomes a file name here goes through `extractors.ids.check_id` (the one validator), so no
+path built from a character or work id can leave the project.
+"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from extractors.ids import check_id
 
 
 @dataclass(frozen=True)
@@ -24,16 +30,16 @@ class Project:
         return self.configs / "pipeline.yaml"
 
     def lines(self, work: str) -> Path:
-        return self.root / "data" / "lines" / f"{work}.jsonl"
+        return self.root / "data" / "lines" / f"{check_id(work, 'work id')}.jsonl"
 
     def stories(self, cid: str) -> Path:
-        return self.root / "data" / "stories" / f"{cid}.jsonl"
+        return self.root / "data" / "stories" / f"{check_id(cid, 'character id')}.jsonl"
 
     def embeddings(self, cid: str) -> Path:
-        return self.root / "data" / "embeddings" / f"{cid}.npz"
+        return self.root / "data" / "embeddings" / f"{check_id(cid, 'character id')}.npz"
 
     def package(self, cid: str) -> Path:
-        return self.root / "data" / "characters" / cid
+        return self.root / "data" / "characters" / check_id(cid, "character id")
 
     @property
     def cache(self) -> Path:

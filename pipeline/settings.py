@@ -141,8 +141,9 @@ def load_settings(path: str | Path | None) -> Settings:
         return Settings()
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        raise InputError(f"not valid YAML ({e.__class__.__name__})", path) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        utf8 = "; configs are UTF-8" if isinstance(e, UnicodeDecodeError) else ""
+        raise InputError(f"not valid YAML ({e.__class__.__name__}{utf8})", path) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping of stage names to parameters", path)
     data = {k: ({} if v is None else v) for k, v in data.items()}

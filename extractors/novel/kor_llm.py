@@ -53,6 +53,7 @@ How it works:
 from __future__ import annotations
 
 import json
+import sys
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import replace
 from pathlib import Path
@@ -182,7 +183,8 @@ def _run_all(asker: ChunkAsker, todo: list[Chunk], rendered: dict, answers: dict
     """Ask for every chunk in a thread pool; stop at the first InputError (cached answers stay)."""
     from tqdm import tqdm
 
-    bar = tqdm(total=len(todo), desc="LLM chunks", unit="chunk", disable=not progress, leave=False)
+    bar = tqdm(total=len(todo), desc="LLM chunks", unit="chunk", leave=False,
+               disable=not (progress and sys.stderr.isatty()))  # a log or a pipe gets no bar before an error
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="kor")
     try:
         futures = {pool.submit(asker.ask, c, rendered[c.number]): c for c in todo}

@@ -5,8 +5,8 @@ name, prompt, chunk), else calls the model. tenacity drives the retries: a malfo
 again at once up to `max_retries` times; a rate limit, timeout or connection error waits
 `backoff * 2**n` seconds (with 25 % jitter) up to `transient_retries` times. When they run out, or on
 any other error, it raises InputError naming the chunk and the error's class only (messages may echo
-the key). A valid answer is stored durably the moment it arrives; calls, tokens and retries are
-counted in `Metrics`.
+the key). A valid answer is stored durably the moment it arrives, in the thread that received it;
+calls, tokens and retries are counted in `Metrics`.
 
 The wall-clock limit per call (`timeout`, error `CallTimeout`) is for a model that never returns:
 neither LangChain nor tenacity can stop waiting for a synchronous `invoke` (ChatOpenAI's own
@@ -180,14 +180,23 @@ class ChunkAsker:
             raise self._error(chunk, e, tries) from None
 
     def _attempt(self, key: str, messages: list) -> list[dict]:
-        """One call; a valid answer is cached at once, a malformed one raises Malformed."""
+        """One call; a valid answer is cached the moment it arrives (in the calling thread, so even an
+        answer that comes after our own timeout is kept), a malformed one raises Malformed."""
         try:
-            msg = call_within(lambda: self.llm.invoke(messages), self.timeout)
+            msg, raw, tin, tout, reported, rows, err = call_within(lambda: self._receive(key, messages), self.timeout)
         except InputError:
             raise
         except Exception:
             self.metrics.add(calls=1)
             raise
+        self.metrics.add(calls=1, tokens_in=tin, tokens_out=tout, tokens_estimated=0 if reported else 1)
+        if err is not None:
+            raise Malformed(err, raw)
+        return rows
+
+    def _receive(self, key: str, messages: list):
+        """Call the model, and store a valid answer before anything else is done with it."""
+        msg = self.llm.invoke(messages)
         raw = message_text(msg)
         usage = getattr(msg, "usage_metadata", None) or {}
         reported = bool(usage.get("input_tokens") or usage.get("output_tokens"))
@@ -195,12 +204,10 @@ class ChunkAsker:
             tin, tout = int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
         else:
             tin, tout = count_tokens("\n".join(message_text(m) for m in messages)), count_tokens(raw)
-        self.metrics.add(calls=1, tokens_in=tin, tokens_out=tout, tokens_estimated=0 if reported else 1)
         rows, err = self.parse(raw)
-        if err is not None:
-            raise Malformed(err, raw)
-        self.cache.put(key, model=self.model, raw=raw, tokens_in=tin, tokens_out=tout, usage_reported=reported)
-        return rows
+        if err is None:
+            self.cache.put(key, model=self.model, raw=raw, tokens_in=tin, tokens_out=tout, usage_reported=reported)
+        return msg, raw, tin, tout, reported, rows, err
 
     def _kind(self, rs) -> str:
         return "malformed" if isinstance(rs.outcome.exception(), Malformed) else "transient"

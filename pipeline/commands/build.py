@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 
 from extractors.errors import InputError
+from extractors.ids import check_id
 
 from ..cli_app import app, one_line_errors
 from ..paths import Project
@@ -33,6 +34,7 @@ def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:`
     if work not in settings.works:
         raise InputError(f"work {work!r} is not in works: of {project.pipeline_yaml} "
                          f"(known: {', '.join(settings.works) or 'none'})")
+    check_id(work, "work id", project.pipeline_yaml)
     spec = settings.works[work]
     opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
     run_extract(spec.kind, project.root / spec.input, work, project.lines(work), opts, project)

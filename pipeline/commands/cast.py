@@ -13,6 +13,7 @@ import typer
 from extractors.atomic import atomic_write_text
 from extractors.characters import character_path, save_character
 from extractors.errors import InputError
+from extractors.ids import check_id
 from extractors.novel.cast import CastMember, discover_cast
 from extractors.novel.extract import detect_language, read_novel
 
@@ -66,6 +67,8 @@ def discover(
     supports it: different titles, genders or first names stay separate."""
     if language is not None and language not in ("en", "zh"):
         raise InputError(f"--language must be en or zh, not {language!r}")
+    if work is not None:
+        check_id(work, "--work")
     text = read_novel(novel)
     lang = language or detect_language(text)
     cast = discover_cast(text, lang, top)

@@ -8,6 +8,7 @@ import typer
 
 from extractors.characters import Character, character_path, load_character, save_character
 from extractors.errors import InputError
+from extractors.ids import check_id
 
 from ..cli_app import app
 from ..paths import Project
@@ -31,6 +32,7 @@ def add_character(
         raise InputError(f"--language must be en or zh, not {language!r}")
     if gender is not None and gender not in ("male", "female"):
         raise InputError(f"--gender must be male or female, not {gender!r}")
+    check_id(cid, "character id")
     project = Project.current()
     path = character_path(project.configs, cid)
     if path.exists() and not force:

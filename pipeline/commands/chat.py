@@ -9,7 +9,7 @@ import typer
 
 from extractors.characters import get_character
 from extractors.errors import InputError
-from extractors.llm import chat_model_from_env, llm_configured, llm_model_name
+from extractors.llm import chat_model_from_env, llm_configured, llm_model_name, redact_secrets
 
 from ..cli_app import app
 from ..embedders import CachedEmbedder, VectorCache, make_embedder
@@ -56,6 +56,14 @@ def _show(bot: CharacterBot, ans: Answer, show_prompt: bool, note: Optional[str]
         typer.echo(f"\nbest original line (score {score:.3f}):\n  {prompt}\n  {reply}")
 
 
+def _check_text(text: str, what: str) -> None:
+    """Refuse an argument that is no valid text (bytes the terminal's encoding could not decode) or is empty."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise InputError(f"{what} is not valid UTF-8 text; check the terminal's encoding (LANG/LC_ALL)")
+    if not text.strip():
+        raise InputError(f"{what} is empty")
+
+
 @app.command("ask")
 def ask(
     character: str = typer.Argument(..., metavar="ID", help="Character id (a built package)."),
@@ -68,6 +76,8 @@ def ask(
     history_tokens: Optional[int] = typer.Option(None, "--history-tokens", help="Token budget for the history (default: configs chat.history_tokens, 1200)."),
 ) -> None:
     """Ask the character one question: retrieve its stories and answer (with an LLM if configured)."""
+    _check_text(text, "the question")
+    _check_text(role, "--as")
     bot, note = _bot(character, model, no_llm, story_tokens, history_tokens)
     _show(bot, bot.ask(role, text), show_prompt, note)
 
@@ -97,7 +107,10 @@ def chat(
             continue
         if text in ("/quit", "/exit"):
             break
+        if any("\ud800" <= ch <= "\udfff" for ch in text):
+            typer.echo("error: that line is not valid UTF-8 text; check the terminal's encoding", err=True)
+            continue
         try:
             _show(bot, bot.ask(role, text), show_prompt, note)
         except InputError as e:
-            typer.echo(f"error: {e}", err=True)
+            typer.echo(f"error: {' '.join(redact_secrets(str(e)).split())}", err=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -12,6 +13,7 @@ import typer
 from extractors.atomic import atomic_open
 from extractors.characters import AliasResolver, get_character, load_characters
 from extractors.errors import InputError
+from extractors.ids import check_id, check_output
 from extractors.records import read_lines
 
 from ..cli_app import app
@@ -29,7 +31,7 @@ def _lines_for(project: Project, settings: Settings, cid: str, given: list[Path]
     spec = settings.characters.get(cid)
     if spec is None:
         raise InputError(f"no LINES given and characters.{cid}.work is not set in {project.pipeline_yaml}")
-    return [project.lines(w) for w in spec.works()]
+    return [project.lines(check_id(w, f"characters.{cid}.work")) for w in spec.works()]
 
 
 @app.command("segment")
@@ -40,6 +42,8 @@ def segment(
 ) -> None:
     """Cut the character's stories with the finite-state segmenter (limits in configs/pipeline.yaml `segment:`)."""
     project = Project.current()
+    if output is not None:
+        check_output(output, "-o")
     settings = load_settings(project.pipeline_yaml)
     ch = get_character(project.configs, character)
     resolver = AliasResolver(load_characters(project.configs))
@@ -73,13 +77,21 @@ def embed(
     stories = read_stories(project.stories(ch.id))
     cache = VectorCache(project.cache / "vectors")
     emb = CachedEmbedder(make_embedder(settings), cache, batch=settings["batch"])
-    vecs = emb.encode([s.text for s in stories], progress=True)
+    try:
+        vecs = emb.encode([s.text for s in stories], progress=sys.stderr.isatty())  # no bar in a log or pipe
+    except Exception as e:  # noqa: BLE001  (an endpoint's errors: one line, class and status only, never its text)
+        if type(e).__module__.split(".")[0] not in ("openai", "httpx", "httpcore"):
+            raise
+        status = getattr(e, "status_code", None)
+        raise InputError(f"the embeddings endpoint failed ({type(e).__name__}" + (f", HTTP {status}" if status else "")
+                         + "); nothing was written") from None
+    finally:
+        cache.close()
     meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": settings["backend"]}
     out = project.embeddings(ch.id)
     with atomic_open(out, "wb") as fh:
         np.savez(fh, vectors=vecs, ids=np.array([s.id for s in stories]), meta=np.array(json.dumps(meta)))
     typer.echo(f"{ch.id}: {len(stories)} vectors ({emb.name}, {vecs.shape[1]}-d; cache hits {cache.hits}, new {cache.misses}) -> {out}")
-    cache.close()
 
 
 @app.command("package")

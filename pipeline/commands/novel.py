@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from extractors.errors import InputError
+from extractors.ids import check_id, check_output
 from extractors.novel.attribution import DEFAULT_MIN_CONFIDENCE
 from extractors.novel.extractor import MIN_CONFIDENCE_HELP, LLMChoice
 
@@ -19,7 +20,8 @@ from ..paths import Project
 
 
 def _llm_kwargs(project: Project, work: str) -> dict:
-    kw = {"cache_dir": project.cache / "llm", "metrics_path": project.metrics / f"llm_{work}.json", "progress": True}
+    kw = {"cache_dir": project.cache / "llm", "metrics_path": project.metrics / f"llm_{check_id(work, 'book')}.json",
+          "progress": True}
     ex = project.configs / "novel_examples" / f"{work}.yaml"
     if ex.exists():
         kw["examples_path"] = ex
@@ -51,6 +53,8 @@ def eval_attribution(
     written as an alias are resolved through character_info.csv."""
     from extractors.atomic import atomic_write_text
 
+    if json_out is not None:
+        check_output(json_out, "--json")
     if not gold.is_dir():
         raise InputError("not a directory (expected a PDNC novel directory)", gold)
     books = [gold] if (gold / "novel_text.txt").exists() else sorted(d for d in gold.iterdir() if (d / "novel_text.txt").exists())

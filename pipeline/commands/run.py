@@ -5,16 +5,21 @@ validate the options -> resolve characters -> run the extractor -> write the lin
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
+import uuid
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import typer
 from pydantic import BaseModel
 
-from extractors.atomic import atomic_write_text
+from extractors.atomic import atomic_write_text, clean_orphans
 from extractors.characters import AliasResolver, load_characters
 from extractors.contract import ExtractContext
+from extractors.errors import InputError
+from extractors.ids import check_id, check_output, inside
 from extractors.records import Line, line_counts, write_lines
 from extractors.registry import get_extractor
 
@@ -30,29 +35,52 @@ def _stderr(msg: str) -> None:
 def metrics_path(project: Project, kind: str, work: str) -> Path:
     """`metrics/<kind>_<work>.json` (declared in dvc.yaml): what the extractor reported in `ctx.metrics`, or
     the line counts when it reported nothing."""
-    return project.metrics / f"{kind}_{work}.json"
+    path = project.metrics / f"{check_id(kind, 'kind')}_{check_id(work, 'work id')}.json"
+    return inside(path, project.root, "metrics file")
 
 
 def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseModel | Mapping[str, Any],
                 project: Project | None = None, models=None, log: Callable[[str], None] = _stderr) -> list[Line]:
     """Extract the lines of one source with the `kind` extractor and write them (nothing is written on error)."""
     project = project or Project.current()
+    check_id(work, "--work")
+    check_output(output, "-o")
+    if Path(output).resolve() == Path(source).resolve():
+        raise InputError("-o is the source itself; writing would destroy it", output)
+    metrics_file = metrics_path(project, kind, work)
     extractor = get_extractor(kind)()
     opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options), prefix=None)
     settings = load_settings(project.pipeline_yaml)
     characters = load_characters(project.configs)
+    for folder in (Path(output).parent, project.metrics):
+        clean_orphans(folder)  # temp files a killed earlier run left beside its outputs
+    staging = project.metrics / f".staging.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"  # made only if used
+    had_metrics = project.metrics.exists()
     ctx = ExtractContext(
         options=opts, resolver=AliasResolver(characters), characters=characters,
         models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,
         settings={"speakers": settings.speakers.model_dump(exclude_unset=True)},
-        metrics_dir=project.metrics, log=log)
-    lines = list(extractor.extract(Path(source), work, ctx))
-    write_lines(output, lines)
-    metrics = ctx.metrics or line_counts(lines)
-    atomic_write_text(metrics_path(project, kind, work), json.dumps(metrics, indent=2) + "\n")
+        metrics_dir=staging, log=log)
+    try:
+        lines = list(extractor.extract(Path(source), work, ctx))
+        write_lines(output, lines)
+        metrics = ctx.metrics or line_counts(lines)
+        _publish(staging, project.metrics)
+        atomic_write_text(metrics_file, json.dumps(metrics, indent=2) + "\n")
+    finally:  # a failed run leaves no metrics and no running counters behind
+        shutil.rmtree(staging, ignore_errors=True)
+        if not had_metrics and project.metrics.is_dir() and not any(project.metrics.iterdir()):
+            project.metrics.rmdir()
     report = extractor.summary(lines, output, ctx)
     if getattr(extractor, "summary_to_stdout", False):
         typer.echo(report)
     else:
         log(report)
     return lines
+
+
+def _publish(staging: Path, metrics_dir: Path) -> None:
+    """Move the counters an extractor wrote while it ran (`metrics/llm_<work>.json`) into `metrics/`."""
+    if staging.is_dir():
+        for f in sorted(staging.iterdir()):
+            os.replace(f, metrics_dir / f.name)

@@ -44,7 +44,7 @@ def at_hold(gold, matched, hold: float) -> dict:
     return {"accuracy": right / n, "coverage": att / n, "precision": right / att if att else 1.0}
 
 
-def purity(book: Path, gold, lines) -> list[tuple[str, int, float, float]]:
+def purity(book: Path, gold, lines, solo: str | None = None) -> list[tuple[str, int, float, float]]:
     """(character, stories, share with only their own words, share with every quotation right)."""
     from pipeline.segment import Params, Segmenter
 
@@ -57,7 +57,7 @@ def purity(book: Path, gold, lines) -> list[tuple[str, int, float, float]]:
     top = [c for c, _ in collections.Counter(g.speaker for g in gold).most_common(3)]
     out = []
     for cid in top:
-        stories = Segmenter(cid, resolver, Params()).run(lines)
+        stories = Segmenter(cid, resolver, Params(solo=solo) if solo else Params()).run(lines)
         own = right = 0
         for st in stories:
             said = [ln for ln in lines[st.first_index:st.last_index + 1] if ln.kind == "dialogue" and ln.speaker]
@@ -72,6 +72,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--books", default="")
     ap.add_argument("--no-stories", action="store_true")
+    ap.add_argument("--solo", choices=["lines", "units", "none"], help="segment.solo for the story purity "
+                    "(default: the segmenter's default)")
     ap.add_argument("--holds", default="0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85,0.9")
     a = ap.parse_args()
     books = [D / b for b in a.books.split(",")] if a.books else sorted(p for p in D.iterdir() if p.is_dir())
@@ -91,7 +93,7 @@ def main() -> None:
                 ln.__class__(**{**ln.__dict__, "speaker": None, "confidence": None, "evidence": None}) for ln in lines]
         print(row(b.name, evaluate.score(gold, held), dt), flush=True)
         if not a.no_stories:
-            pur += [(b.name, *p) for p in purity(b, gold, held)]
+            pur += [(b.name, *p) for p in purity(b, gold, held, a.solo)]
     print_loo(sweep, holds)
     if pur:
         print("\nstory purity (top-3 characters, default hold): book character stories own-words all-right")

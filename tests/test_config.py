@@ -51,7 +51,7 @@ def test_the_shipped_config_loads_and_names_every_work_with_its_typed_options():
     tv = s.works["telephone"].typed_options("telephone")
     assert str(tv.subtitles) == "data/samples/sample_named.srt" and tv.vad is True and tv.beam_size == 5
     assert s.characters["liubei"].works() == ["sanguo"]
-    assert s.characters["jaques"].works() == ["jaques_quotes"] and s.segment.solo == "lines"
+    assert s.characters["jaques"].works() == ["jaques_quotes"] and s.segment.solo == "source"
     assert s.characters["diane"].works() == ["telephone", "telephone_asr"]  # issue 14: a character of two works
     assert s.voices["telephone"].labels == "data/samples/telephone_voices.csv"
 

@@ -24,8 +24,8 @@ def lines():
 
 
 @pytest.fixture(scope="module")
-def stories(lines):
-    return Segmenter("rosalind", resolver(), Params()).run(lines)
+def stories(lines):  # every unanswering line (`lines`); the default `source` keeps none in a play
+    return Segmenter("rosalind", resolver(), Params(solo="lines")).run(lines)
 
 
 def mk(i, who, text, kind="dialogue", unit="1", **extra):
@@ -41,7 +41,7 @@ def test_every_line_of_rosalind_lands_in_a_story(lines, stories):
 
 
 def test_solo_stories_end_with_the_character_and_keep_every_limit(stories):
-    p = Params()
+    p = Params(solo="lines")
     solo = [s for s in stories if s.solo]
     for s in solo:
         assert s.exchanges == 0 and s.speakers == ["rosalind"]

@@ -56,6 +56,23 @@ class ChatSettings(Section):
     timeout: float = 60          # seconds an LLM answer may take
 
 
+class EvalChatSettings(Section):
+    """`eval_chat:` the held-out exchanges of `rolecorpus eval chat` (synth never trains on them)."""
+
+    n: int = Field(30, ge=1)                 # held-out exchanges per character (the paper's 30)
+    seed: int = 0                            # seed of their shuffle
+    min_reply_tokens: int = Field(20, ge=1)  # a "long" reply: at least this many tokens (cl100k)
+
+
+class SynthSettings(Section):
+    """`synth:` questions and dialogues for training (`rolecorpus synth questions|dialogues`)."""
+
+    characters: list[str] = Field(default_factory=list)  # the DVC synth stages' characters (LLM work: none by default)
+    per_story: int = Field(5, ge=1)          # new questions asked per story
+    dedup: float = Field(0.9, gt=0, le=1)    # drop a question this similar (embedding cosine) to one kept or original
+    temperature: float = 0.9                 # of question generation (answers use chat.temperature)
+
+
 # Speaker identification by voice: defined once, in extractors.tv.speaker_id.DEFAULTS (scores are ECAPA cosines).
 SpeakerSettings = _from_defaults(
     "SpeakerSettings", SPEAKER_DEFAULTS, "`speakers:` thresholds and segment settings of speaker identification.",
@@ -105,6 +122,8 @@ class Settings(Section):
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)
     speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
+    eval_chat: EvalChatSettings = Field(default_factory=EvalChatSettings)
+    synth: SynthSettings = Field(default_factory=SynthSettings)
 
 
 def _where(loc: tuple, prefix: str | None) -> str:

@@ -56,6 +56,17 @@ class ChatSettings(Section):
     timeout: float = 60          # seconds an LLM answer may take
 
 
+class LLMSettings(Section):
+    """`llm:` the one client of the LLM stages (profile, synth, annotate, eval chat): extractors/llm_client.py."""
+
+    model: str = "gpt-4o-mini"                  # ROLECORPUS_LLM_MODEL overrides it
+    temperature: float = Field(0.0, ge=0, le=2)  # a stage may ask for its own (synth questions)
+    timeout: float = Field(60, gt=0)             # seconds one answer may take
+    max_retries: int = Field(3, ge=0)            # waits out rate limits, timeouts, server errors
+    requests_per_minute: float = Field(0, ge=0)  # 0 = unlimited
+    concurrency: int = Field(4, ge=1)            # requests in flight at once
+
+
 class EvalChatSettings(Section):
     """`eval_chat:` the held-out exchanges of `rolecorpus eval chat` (synth never trains on them)."""
 
@@ -121,6 +132,7 @@ class Settings(Section):
     segment: SegmentSettings = Field(default_factory=SegmentSettings)
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
     speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
     eval_chat: EvalChatSettings = Field(default_factory=EvalChatSettings)
     synth: SynthSettings = Field(default_factory=SynthSettings)

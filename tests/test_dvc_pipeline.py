@@ -61,7 +61,7 @@ def test_repro_builds_then_is_a_no_op_then_reruns_only_downstream_of_a_param(cop
     cfg["segment"]["max_tokens"] = 400
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     third = ran(sh(copy, "dvc", "repro"))
-    assert third == {f"{stage}@{c}" for stage in ("segment", "embed", "package") for c in ("rosalind", "orlando")}
+    assert third == {f"{stage}@{c}" for stage in ("segment", "embed", "package", "eval") for c in ("rosalind", "orlando")}
 
 
 def test_a_parser_change_reruns_the_lines_it_produced_and_nothing_more(copy):
@@ -122,6 +122,9 @@ def test_every_module_a_lines_stage_runs_is_one_of_its_deps(kind):
     ("segment", ["pipeline.segment", "pipeline.stories", "pipeline.tokens"]),
     ("embed", ["pipeline.embedders", "pipeline.stories"]),
     ("package", ["pipeline.package", "pipeline.rolefile", "pipeline.stories"]),
+    ("eval", ["pipeline.evalchat", "pipeline.evalscore"]),
+    ("synth-questions", ["pipeline.synth", "pipeline.evalchat"]),
+    ("synth-dialogues", ["pipeline.synth", "pipeline.synth_records"]),
 ])
 def test_every_module_a_later_stage_runs_is_one_of_its_deps(stage, imports):
     used = _modules_used(imports, ("extractors", "pipeline"))

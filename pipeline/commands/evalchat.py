@@ -19,6 +19,7 @@ from extractors.llm import llm_configured
 
 from ..cli_app import eval_app, one_line_errors
 from ..evalchat import BOTS, LLM_BOTS, ask_all, eval_dir, heldout_for, heldout_path, heldout_rows, score, write_jsonl
+from ..llm import client_for, llm_metrics_path
 from ..paths import Project
 from ..settings import load_settings
 from .chat import _bot
@@ -78,8 +79,6 @@ def eval_chat(
     bots = _bots(bot)
     client = None
     if any(b in LLM_BOTS for b in bots):
-        from ..llm import client_for
-
         client = client_for(project, settings)
     if not exs:
         print(f"note: {cid} has no exchanges (another speaker's line, then theirs): nothing to score", file=sys.stderr)
@@ -91,5 +90,5 @@ def eval_chat(
         write_jsonl(eval_dir(project, cid) / f"chat_{b}.jsonl", rows)
     _write_metrics(project, cid, summaries)
     if client is not None:
-        client.write_metrics(project.metrics / f"llm_eval_chat_{cid}.json")
+        client.write_metrics(llm_metrics_path(project, "eval_chat", cid))
     typer.echo(_table(chatbot.name, summaries))

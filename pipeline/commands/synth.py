@@ -15,6 +15,7 @@ import typer
 
 from ..cli_app import one_line_errors, synth_app
 from ..evalchat import Exchange, heldout_for, heldout_path, read_heldout, write_jsonl
+from ..llm import client_for, llm_metrics_path
 from ..paths import Project
 from ..runtime import CharacterBot
 from ..settings import Settings, load_settings
@@ -36,9 +37,7 @@ def _setup(character: str):
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
     bot, _ = _bot(character, None, True)
-    from ..llm import client_for  # the one LLM client (InputError when no endpoint is configured)
-
-    return project, settings, bot, client_for
+    return project, settings, bot
 
 
 @synth_app.command("questions")
@@ -49,7 +48,7 @@ def questions(
 ) -> None:
     """Ask the LLM for new questions in the spirit of each story's lines before the character's turn; drop
     near-duplicates (embedding cosine >= synth.dedup) -> data/train/ID/questions.jsonl."""
-    project, settings, bot, client_for = _setup(character)
+    project, settings, bot = _setup(character)
     cid = bot.package_dir.name
     client = client_for(project, settings)
     held = _held(project, settings, bot)
@@ -58,7 +57,7 @@ def questions(
                               settings.synth.dedup, settings.synth.temperature)
     out = train_dir(project, cid) / "questions.jsonl"
     write_questions(out, kept)
-    client.write_metrics(project.metrics / f"llm_synth_questions_{cid}.json")
+    client.write_metrics(llm_metrics_path(project, "synth_questions", cid))
     typer.echo(f"{cid}: {len(kept)} questions ({proposed - len(kept)} of {proposed} dropped as near-duplicates) -> {out}")
 
 
@@ -67,7 +66,7 @@ def questions(
 def dialogues(character: str = typer.Argument(..., metavar="ID", help="Character id (a built package).")) -> None:
     """Answer each question with the chat runtime's full prompt (system prompt, retrieved stories, history, query)
     and export the stories' own exchanges too (original: true) -> data/train/ID/chat.jsonl, chatharuhi.jsonl."""
-    project, settings, bot, client_for = _setup(character)
+    project, settings, bot = _setup(character)
     cid = bot.package_dir.name
     qs = read_questions(train_dir(project, cid) / "questions.jsonl")
     client = client_for(project, settings, temperature=settings.chat.temperature)
@@ -78,7 +77,7 @@ def dialogues(character: str = typer.Argument(..., metavar="ID", help="Character
     out = train_dir(project, cid)
     write_jsonl(out / "chat.jsonl", [c for c, _ in rows])
     write_jsonl(out / "chatharuhi.jsonl", [h for _, h in rows])
-    client.write_metrics(project.metrics / f"llm_synth_dialogues_{cid}.json")
+    client.write_metrics(llm_metrics_path(project, "synth_dialogues", cid))
     note = f", {empty} empty answers skipped" if empty else ""
     typer.echo(f"{cid}: {len(rows)} dialogues ({len(originals)} original, {len(synthetic)} synthetic{note}) -> "
                f"{out}/chat.jsonl, chatharuhi.jsonl")

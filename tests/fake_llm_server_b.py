@@ -1,0 +1,100 @@
+"""A fake OpenAI-compatible chat server on localhost for the synth and eval-chat tests (plumbing only).
+
+Answers depend only on the request, so two runs get the same answers:
+- a question-generation prompt (configs/prompts/synth.*: "Write N new lines" / "请写出N句") gets N lines
+  `Speaker:「…」` built from the scene's last line, the first of them the same in every answer (a duplicate that
+  dedup must drop);
+- any other request (the chat runtime's prompt) gets `Name:「…」`-free words echoing the last user message.
+`hold_after`: answer that many requests at once, then hold every later one until `release` is set (a run killed
+meanwhile has exactly `answered` received and `held` in flight). Every request body is recorded; `usage` is returned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+COMMON_EN = "Do you believe in love at first sight?"
+COMMON_ZH = "你相信天命吗？"
+EN = ["What do you make of this: {s}?", "Why would anyone say '{s}'?", "Suppose {s} — what would you do then?",
+      "Tell me honestly, does '{s}' trouble you?", "Who taught you to answer '{s}' like that?"]
+ZH = ["你怎么看：{s}？", "为何有人说「{s}」？", "倘若{s}，你当如何？", "老实说，「{s}」让你烦恼吗？", "谁教你这样回应「{s}」？"]
+
+
+def request_key(body: dict) -> str:
+    return hashlib.sha256(json.dumps(body["messages"], ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def answer_for(messages: list[dict]) -> str:
+    last = messages[-1]["content"]
+    m = re.search(r"Write (\d+) new lines", last) or re.search(r"请写出(\d+)句", last)
+    if m:
+        zh = "请写出" in last
+        scene = last.split("\n\n")[1].splitlines()
+        words = re.sub(r"^[^:：]*[:：]「?|」$", "", scene[-1])[:40].strip() or "this"
+        lines = [f"{'路人' if zh else 'Stranger'}:「{COMMON_ZH if zh else COMMON_EN}」"]
+        lines += [f"{'路人' if zh else 'Stranger'}:「{t.format(s=words)}」" for t in (ZH if zh else EN)]
+        return "\n".join(lines[: int(m.group(1))])
+    words = re.sub(r"^[^:：「]*[:：]「|」$", "", last.strip())
+    return f"「Indeed, {words[:80]}」" if re.search(r"[A-Za-z]", words) else f"「诚然，{words[:60]}」"
+
+
+class FakeLLMServer:
+    def __init__(self, hold_after: int | None = None):
+        self.hold_after = hold_after
+        self.requests: list[dict] = []
+        self.answered: list[str] = []  # request keys whose answer was sent
+        self.held: list[str] = []
+        self.release = threading.Event()
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                key = request_key(body)
+                with outer.lock:
+                    outer.requests.append(body)
+                    hold = outer.hold_after is not None and len(outer.requests) > outer.hold_after \
+                        and not outer.release.is_set()
+                    if hold:
+                        outer.held.append(key)
+                if hold:
+                    outer.release.wait(120)
+                data = json.dumps({"id": "c", "object": "chat.completion", "created": 1700000000,
+                                   "model": body.get("model", "m"),
+                                   "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                                       "role": "assistant", "content": answer_for(body["messages"])}}],
+                                   "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    self.wfile.flush()
+                except OSError:  # the client was killed
+                    return
+                if not hold:
+                    with outer.lock:
+                        outer.answered.append(key)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def keys(self) -> list[str]:
+        with self.lock:
+            return [request_key(b) for b in self.requests]
+
+    def close(self):
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()

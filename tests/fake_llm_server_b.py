@@ -98,3 +98,63 @@ class FakeLLMServer:
         self.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+# -- the small project the synth and eval-chat tests share ------------------------------------------------------
+PROJECT_WORKS = {"asyoulik": {"kind": "script", "input": "data/samples/asyoulik.txt", "options": {"format": "play"}},
+                 "sanguo": {"kind": "novel", "input": "data/samples/sanguo_1-15.txt", "options": {"language": "zh"}}}
+PROJECT_CHARACTERS = {"rosalind": {"work": "asyoulik"}, "liubei": {"work": "sanguo"}}
+
+
+def cli(project, *args, env_extra=None, timeout=900):
+    """`rolecorpus ARGS` in `project` (no LLM endpoint unless `env_extra` sets one); the CompletedProcess."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, ROLECORPUS_ROOT=str(project), ROLECORPUS_CACHE=str(project / ".cache"))
+    for k in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ROLECORPUS_LLM_MODEL", "OPENAI_MODEL"):
+        env.pop(k, None)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def build_project(root, repo, heldout: int = 10):
+    """configs/ and the two samples copied into `root`, then lines -> stories -> vectors -> packages of Rosalind
+    (English play) and Liu Bei (Chinese novel) through the real CLI; `eval_chat.n` set to `heldout`."""
+    import shutil
+
+    import yaml
+
+    shutil.copytree(repo / "configs", root / "configs")
+    (root / "data" / "samples").mkdir(parents=True)
+    for name in ("asyoulik.txt", "sanguo_1-15.txt"):
+        shutil.copy2(repo / "data" / "samples" / name, root / "data" / "samples" / name)
+    cfg_path = root / "configs" / "pipeline.yaml"
+    cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
+    cfg.update(works=PROJECT_WORKS, characters=PROJECT_CHARACTERS, voices={})
+    cfg["eval_chat"]["n"] = heldout
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    steps = [("build-lines", "asyoulik"), ("build-lines", "sanguo")]
+    for cid in PROJECT_CHARACTERS:
+        steps += [("segment", "--character", cid), ("embed", cid), ("package", cid)]
+    for step in steps:
+        p = cli(root, *step)
+        assert p.returncode == 0, (step, p.stderr)
+    return root
+
+
+def shared_project(tmp_path_factory, repo, name: str):
+    """A private copy (`name`) of the project built once per session by `build_project`."""
+    import shutil
+
+    base = tmp_path_factory.getbasetemp() / "i10b_built"
+    if not (base / ".built").exists():
+        shutil.rmtree(base, ignore_errors=True)
+        base.mkdir()
+        build_project(base, repo)
+        (base / ".built").write_text("ok")
+    dst = tmp_path_factory.mktemp(name)
+    shutil.copytree(base, dst, dirs_exist_ok=True)
+    return dst

@@ -2,7 +2,7 @@
 
 Answers depend only on the request, so two runs get the same answers:
 - a question-generation prompt (configs/prompts/synth.*: "Write N new lines" / "请写出N句") gets N lines
-  `Speaker:「…」` built from the scene's last line, the first of them the same in every answer (a duplicate that
+  `Speaker:「…」` built from the scene's last spoken line, the first of them the same in every answer (a duplicate that
   dedup must drop);
 - any other request (the chat runtime's prompt) gets `Name:「…」`-free words echoing the last user message.
 `hold_after`: answer that many requests at once, then hold every later one until `release` is set (a run killed
@@ -34,7 +34,8 @@ def answer_for(messages: list[dict]) -> str:
     if m:
         zh = "请写出" in last
         scene = last.split("\n\n")[1].splitlines()
-        words = re.sub(r"^[^:：]*[:：]「?|」$", "", scene[-1])[:40].strip() or "this"
+        spoken = [ln for ln in scene if "「" in ln] or scene  # the last line someone speaks, else the last line
+        words = re.sub(r"^[^:：]*[:：]「?|」$", "", spoken[-1])[:40].strip() or "this"
         lines = [f"{'路人' if zh else 'Stranger'}:「{COMMON_ZH if zh else COMMON_EN}」"]
         lines += [f"{'路人' if zh else 'Stranger'}:「{t.format(s=words)}」" for t in (ZH if zh else EN)]
         return "\n".join(lines[: int(m.group(1))])

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
 from extractors.errors import InputError
 from extractors.registry import get_extractor, kinds
@@ -70,6 +70,7 @@ class LLMSettings(Section):
 class EvalChatSettings(Section):
     """`eval_chat:` the held-out exchanges of `rolecorpus eval chat` (synth never trains on them)."""
 
+    characters: list[str] = Field(default_factory=list)  # the DVC eval@ID stages' characters (retrieval bot, offline)
     n: int = Field(30, ge=1)                 # held-out exchanges per character (the paper's 30)
     seed: int = 0                            # seed of their shuffle
     min_reply_tokens: int = Field(20, ge=1)  # a "long" reply: at least this many tokens (cl100k)
@@ -136,6 +137,15 @@ class Settings(Section):
     speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
     eval_chat: EvalChatSettings = Field(default_factory=EvalChatSettings)
     synth: SynthSettings = Field(default_factory=SynthSettings)
+
+    @model_validator(mode="after")
+    def _synth_after_eval(self):
+        """A DVC synth stage reads the held-out exchanges its character's eval@ID stage writes."""
+        missing = [c for c in self.synth.characters if c not in self.eval_chat.characters]
+        if missing:
+            raise ValueError(f"synth.characters {missing} must also be in eval_chat.characters (synth leaves out "
+                             "the held-out exchanges eval@ID writes)")
+        return self
 
 
 def _where(loc: tuple, prefix: str | None) -> str:

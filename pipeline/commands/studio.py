@@ -21,6 +21,7 @@ def check_port(port: int, host: str = HOST) -> None:
     if not 1 <= port <= 65535:
         raise InputError(f"--port must be 1..65535, not {port}")
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a listener is still refused
         try:
             s.bind((host, port))
         except OSError as e:

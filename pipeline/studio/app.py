@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from extractors.characters import get_character, load_characters
 from extractors.errors import InputError
 from extractors.llm import redact_secrets
+from extractors.records import read_lines
 
 from ..paths import Project
 from ..report import corpus_stats, report_charts
@@ -41,11 +42,14 @@ def error_page(message: str, status: int = 400) -> HTMLResponse:
 
 
 def _cast_first(project: Project, work: str | None) -> list[str]:
-    """Every character id, those built from `work` first (keys 1-9 of the review page pick among the first nine)."""
+    """Every character id, first (in name order) those who speak in `work` or are built from it: keys 1-9 of the
+    review page pick among the first nine."""
     every = sorted(load_characters(project.configs))
     specs = load_settings(project.pipeline_yaml).characters
-    cast = [c for c in every if c in specs and work in specs[c].works()]
-    return cast + [c for c in every if c not in cast]
+    cast = {c for c in every if c in specs and work in specs[c].works()}
+    if work and project.lines(work).is_file():
+        cast |= {ln.speaker for ln in read_lines(project.lines(work)) if ln.speaker in every}
+    return sorted(cast) + [c for c in every if c not in cast]
 
 
 def make_app(project: Project | None = None) -> Starlette:

@@ -17,7 +17,7 @@ def bar_chart(title: str, items: list[tuple[str, float]], unit: str = "lines", e
     """Horizontal bars, one per (label, value), largest value = full width; the value is written at the bar end."""
     if not items or not any(v for _, v in items):
         return _empty(title, empty)
-    row, left, width = 22, 150, 320
+    row, left, width = 22, 200, 300
     top = max(v for _, v in items)
     h = row * len(items) + 8
     parts = [f'<svg class="chart" width="{left + width + 70}" height="{h}" role="img" '
@@ -25,7 +25,7 @@ def bar_chart(title: str, items: list[tuple[str, float]], unit: str = "lines", e
     for i, (label, value) in enumerate(items):
         y = 4 + i * row
         w = max(2, round(width * value / top)) if value else 0
-        shown = label if len(label) <= 22 else label[:21] + "…"
+        shown = label if len(label) <= 30 else "…" + label[-29:]
         parts.append(f'<text x="{left - 6}" y="{y + 15}" text-anchor="end" class="label">{escape(shown)}</text>'
                      f'<rect class="bar" x="{left}" y="{y + 3}" width="{w}" height="{row - 6}" '
                      f'fill="{PALETTE[i % len(PALETTE)]}"><title>{escape(label)}: {value:g} {unit}</title></rect>'

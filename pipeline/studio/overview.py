@@ -36,7 +36,7 @@ def character_rows(project: Project) -> list[dict]:
             model = json.loads(manifest.read_text(encoding="utf-8")).get("models", {}).get("embedding", {}).get("model")
         n_stories = _count_rows(stories) if stories.is_file() else 0
         if spec is None:
-            state, cls = "not in pipeline.yaml characters:", "none"
+            state, cls = "not built (not in pipeline.yaml)", "none"
         elif model:
             state, cls = "packaged (ready to chat)", "built"
         elif stories.is_file():

@@ -1,6 +1,6 @@
 """The review file: a person's decisions about doubtful lines, one file per work, applied by `build-lines`.
 
-`review/<work>.jsonl` holds one JSON object per decided line (the latest decision for a line replaces the earlier
+`<sources>/review/<work>.jsonl` holds one JSON object per decided line (the latest decision for a line replaces the earlier
 one), written atomically after every decision, so nothing decided is lost on a crash:
 
     {"key": "sample@6.50-6.94:3f2a9c1e0b7d", "unit": "sample", "start": 6.5, "end": 6.94, "text": "Hello.",
@@ -12,7 +12,12 @@ extractor sees, not by its position: the unit, the times (audio) and a hash of t
 number when the same text repeats in an untimed unit. A rerun of the extractor gives the same keys, so the
 decisions survive it; `apply_review` sets the decided lines to `evidence: manual`, confidence 1.0.
 
-The studio (`rolecorpus studio`) writes this file; DVC's lines stage depends on the folder `review/`.
+The file lives in the project's sources folder (`sources:` in configs/pipeline.yaml, data/samples in the sample
+project): `<sources>/review/<work>.jsonl`. Decision: every DVC lines stage already depends on that folder (a work's
+companion files live there), so a decision reruns the lines, a work with no review file yet builds fine (DVC fails
+on a missing dep), and a copy of the project needs no extra folder. Lines stages of other works rerun too, but
+their output is unchanged (expensive steps are cached), so DVC rebuilds only the characters of the reviewed work.
+The studio (`rolecorpus studio`) writes this file.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from extractors.ids import check_id
 from extractors.records import Line, iter_json_rows
 
 DECISIONS = ("accept", "character", "nobody", "skip")
-REVIEW_DIR = "review"
+REVIEW_DIR = "review"  # under the sources folder
 VOICE_DOUBT = ("maybe", "unknown", "too-short")
 
 
@@ -46,9 +51,9 @@ class Decision:
     at: str = ""
 
 
-def review_path(root: str | Path, work: str) -> Path:
-    """`<project>/review/<work>.jsonl` (the work id checked: it becomes a file name)."""
-    return Path(root) / REVIEW_DIR / f"{check_id(work, 'work id')}.jsonl"
+def review_path(root: str | Path, sources: str | Path, work: str) -> Path:
+    """`<project>/<sources>/review/<work>.jsonl` (the work id checked: it becomes a file name)."""
+    return Path(root) / sources / REVIEW_DIR / f"{check_id(work, 'work id')}.jsonl"
 
 
 def _hash(text: str) -> str:
@@ -157,6 +162,6 @@ def apply_review(lines: list[Line], decisions: dict[str, Decision]) -> int:
     return changed
 
 
-def apply_review_file(root: str | Path, work: str, lines: list[Line], known: set[str] | None = None) -> int:
-    """Apply `review/<work>.jsonl` (when there is one) to freshly extracted lines; how many changed."""
-    return apply_review(lines, read_review(review_path(root, work), known))
+def apply_review_file(path: str | Path, lines: list[Line], known: set[str] | None = None) -> int:
+    """Apply a review file (when there is one) to freshly extracted lines; how many changed."""
+    return apply_review(lines, read_review(path, known))

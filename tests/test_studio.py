@@ -203,7 +203,7 @@ def test_review_five_lines_by_keyboard_then_rebuild(server, browser, shots, proj
     # a crash of the studio loses nothing: every decision is on disk the moment it is made
     server["proc"].kill()
     server["proc"].wait(timeout=10)
-    decisions = read_review(project / "review/telephone_asr.jsonl")
+    decisions = read_review(project / "data/samples/review/telephone_asr.jsonl")
     assert [d.key for d in decisions.values()] == [s["key"] for s in seen]
     assert [d.decision for d in decisions.values()] == [d for _, d in plan]
     assert [d.speaker for d in decisions.values()] == [seen[0]["proposal"], "sheila", None, None, "diane"]

@@ -85,14 +85,16 @@ def make_app(project: Project | None = None) -> Starlette:
         work = request.query_params.get("work") or None
         queue = review_queue(project, work)
         works = list(load_settings(project.pipeline_yaml).works)
-        decided = [{"work": w, **vars(d)} for w in works for d in read_review(review_path(project.root, w)).values()]
+        sources = load_settings(project.pipeline_yaml).sources
+        decided = [{"work": w, **vars(d)} for w in works
+                   for d in read_review(review_path(project.root, sources, w)).values()]
         return page("review.html", title="Review doubtful lines", nav="Review", item=queue[0] if queue else None,
-                    queue=queue, work=work, works=works, decided=decided[::-1],
+                    queue=queue, work=work, works=works, decided=decided[::-1], review_dir=f"{sources}/review/",
                     characters=_cast_first(project, queue[0].work if queue else None),
                     flash=request.query_params.get("flash"),
                     purpose="Decide who said each doubtful line (listen, read the context, then accept the guess, pick "
                             "another character, mark nobody we track, or skip); decisions are saved at once in "
-                            "review/<work>.jsonl and applied when the lines are rebuilt.")
+                            "<sources>/review/<work>.jsonl and applied when the lines are rebuilt.")
 
     async def decide(request: Request):
         form = await request.form()
@@ -102,7 +104,8 @@ def make_app(project: Project | None = None) -> Starlette:
         if speaker is not None and speaker not in known:
             raise InputError(f"unknown character {speaker!r} (configured: {', '.join(sorted(known))})")
         ln = find_line(project, work, key)
-        dec = record(review_path(project.root, work), key, ln, str(form.get("decision", "")), speaker)
+        path = review_path(project.root, load_settings(project.pipeline_yaml).sources, work)
+        dec = record(path, key, ln, str(form.get("decision", "")), speaker)
         msg = f"saved: {dec.decision}{' ' + dec.speaker if dec.speaker else ''} for “{ln.text[:60]}”"
         return RedirectResponse("/review?" + urlencode({"flash": msg, **({"work": request.query_params["work"]}
                                 if request.query_params.get("work") else {})}), status_code=303)

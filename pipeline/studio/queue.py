@@ -54,13 +54,13 @@ def _rank(kind: str, why: str, prop: str | None, order: int) -> tuple:
     return (first, prop is None, order)
 
 
-def work_items(project: Project, work: str, kind: str) -> list[Item]:
+def work_items(project: Project, work: str, kind: str, sources: str) -> list[Item]:
     """The undecided doubtful lines of one work (none when its lines are not built yet)."""
     path = project.lines(work)
     if not path.is_file():
         return []
     lines = read_lines(path)
-    decided = read_review(review_path(project.root, work))
+    decided = read_review(review_path(project.root, sources, work))
     items = []
     for i, (ln, key) in enumerate(zip(lines, line_keys(lines))):
         why = doubt(ln)
@@ -82,7 +82,7 @@ def review_queue(project: Project, work: str | None = None) -> list[Item]:
     if work is not None and work not in settings.works:
         raise InputError(f"unknown work {work!r} (configured: {', '.join(settings.works) or 'none'})")
     works = [work] if work else list(settings.works)
-    items = [it for w in works for it in work_items(project, w, settings.works[w].kind)]
+    items = [it for w in works for it in work_items(project, w, settings.works[w].kind, settings.sources)]
     order = {w: n for n, w in enumerate(works)}
     return sorted(items, key=lambda it: (it.rank[0], it.rank[1], order[it.work], it.rank[2]))
 

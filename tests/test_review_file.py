@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from cli_asserts import one_line_error
 from extractors.errors import InputError
 from extractors.records import Line, read_lines
 from pipeline.review import (apply_review, doubt, line_keys, proposal, read_review, record, review_path)
+from pipeline.stories import read_stories
 
 REPO = Path(__file__).resolve().parent.parent
 TELEPHONE = [  # three lines as the tv extractor writes them (voice statuses of the sample's Whisper work)
@@ -110,3 +112,42 @@ def test_dvc_lines_stage_tracks_the_review_files():
     assert "${sources}" in lines and "pipeline/review.py" in lines
     cfg = yaml.safe_load((REPO / "configs/pipeline.yaml").read_text())
     assert review_path(REPO, cfg["sources"], "x").parent.parent == REPO / cfg["sources"]
+
+
+def test_dvc_repro_after_a_review_rebuilds_only_the_reviewed_works_characters(tmp_path):
+    """A decision in data/samples/review/asyoulik.jsonl: `dvc repro` reruns the lines (every lines stage depends on
+    the sources folder), but only rosalind's stories change and are rebuilt; jaques (another work) is untouched."""
+    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    for f in files:
+        if f.startswith(("configs/", "data/samples/asyoulik", "data/samples/jaques", ".dvc/", "extractors/",
+                         "pipeline/")) or f in ("dvc.yaml", ".dvcignore", ".gitignore"):
+            (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / f, tmp_path / f)
+    cfg = yaml.safe_load((tmp_path / "configs/pipeline.yaml").read_text())
+    cfg["works"] = {w: cfg["works"][w] for w in ("asyoulik", "jaques_quotes")}
+    cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "jaques": {"work": "jaques_quotes"}}
+    cfg["voices"] = {}
+    (tmp_path / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               ROLECORPUS_CACHE=str(tmp_path / ".cache"), PYTHONPATH=str(tmp_path))
+
+    def repro() -> set[str]:
+        p = subprocess.run(["dvc", "repro"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stdout + p.stderr
+        return set(re.findall(r"Running stage '([^']+)'", p.stdout + p.stderr))
+
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
+                ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "copy"]):
+        subprocess.run(cmd, cwd=tmp_path, check=True, capture_output=True)
+    assert {"package@rosalind", "package@jaques"} <= repro()  # no review file anywhere yet: builds
+    lines = read_lines(tmp_path / "data/lines/asyoulik.jsonl")
+    in_story = {(d["speaker"], d["text"]) for s in read_stories(tmp_path / "data/stories/rosalind.jsonl")
+                for d in s.lines}  # a line of Orlando's that one of Rosalind's stories holds
+    i = next(n for n, ln in enumerate(lines) if ln.speaker == "orlando" and ("orlando", ln.text) in in_story)
+    record(review_path(tmp_path, "data/samples", "asyoulik"), line_keys(lines)[i], lines[i], "character", "rosalind")
+    again = repro()
+    # segment reruns for every character (it depends on the folder data/lines), but only rosalind's stories change
+    assert {"lines@asyoulik", "segment@rosalind", "embed@rosalind", "package@rosalind"} <= again
+    assert not {"embed@jaques", "package@jaques"} & again, again
+    assert read_lines(tmp_path / "data/lines/asyoulik.jsonl")[i].evidence == "manual"
+    assert repro() == set()

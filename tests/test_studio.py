@@ -30,8 +30,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def _env(project: Path) -> dict:
-    return dict(os.environ, PYTHONPATH=str(REPO), ROLECORPUS_CACHE=str(project / ".cache"), HF_HUB_OFFLINE="1",
+def _env(project: Path, extra: dict | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    return dict(env, **(extra or {}), PYTHONPATH=str(REPO), ROLECORPUS_CACHE=str(project / ".cache"), HF_HUB_OFFLINE="1",
                 TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS="1", ROLECORPUS_ROOT=str(project))
 
 
@@ -76,9 +77,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(project: Path, port: int) -> subprocess.Popen:
+def _start(project: Path, port: int, env: dict | None = None) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "studio", "--port", str(port)], cwd=project,
-                            env=_env(project), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            env=_env(project, env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for _ in range(200):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/static/studio.css", timeout=1)
@@ -279,3 +280,33 @@ def test_bad_requests_say_what_is_wrong(server, browser, project, shots):
     assert busy.returncode == 2 and busy.stdout == ""
     assert busy.stderr.strip() == (f"error: port {server['port']} on 127.0.0.1 is in use (another studio or server?); "
                                    "pick another with --port")
+
+
+def test_chat_through_a_fake_llm_server(project, browser, shots):
+    """With an OpenAI-compatible endpoint configured (a fake one on localhost), the studio answers with the LLM's
+    reply, sends it the retrieved stories, and never shows the key."""
+    from test_chat_llm_http import ChatServer
+
+    llm = ChatServer()
+    llm.answer = "Diane:「Chicago, originally. New Jersey now, though.」"
+    port, key = _free_port(), "sk-fake-studio-key-7f3e"
+    proc = _start(project, port, {"OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": key,
+                                  "ROLECORPUS_LLM_MODEL": "fake-model"})
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/chat/diane")
+        page.fill("input[name=text]", "Where are you from originally?")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert page.locator("#reply").inner_text() == "Diane: Chicago, originally. New Jersey now, though."
+        sent = json.dumps(llm.requests[-1]["messages"], ensure_ascii=False)
+        stories = page.locator("pre.story").all_inner_texts()
+        assert stories and all(st.splitlines()[0] in sent for st in stories)
+        assert "Where are you from originally?" in sent and key not in page.content()
+        assert llm.auth[-1] == f"Bearer {key}"
+        snap(page, shots, "8_chat_llm")
+        page.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        llm.close()

@@ -45,7 +45,7 @@ def _context(lines: list[Line], i: int, before: int = 3, after: int = 2) -> list
         if ln.unit != unit:
             continue
         who = "(narration)" if ln.kind != "dialogue" else (ln.speaker or ln.name or "?")
-        out.append({"who": who, "text": ln.text, "here": j == i})
+        out.append({"who": f"{who} (?)" if j == i else who, "text": ln.text, "here": j == i})
     return out
 
 

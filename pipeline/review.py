@@ -165,3 +165,42 @@ def apply_review(lines: list[Line], decisions: dict[str, Decision]) -> int:
 def apply_review_file(path: str | Path, lines: list[Line], known: set[str] | None = None) -> int:
     """Apply a review file (when there is one) to freshly extracted lines; how many changed."""
     return apply_review(lines, read_review(path, known))
+
+
+def record_many(path: str | Path, lines: list[Line], answers: list[tuple[int, str | None]]) -> int:
+    """Record several answers at once (one atomic write): (position in `lines`, character id or None = nobody);
+    an answer equal to the line's speaker is an `accept`. Returns how many were recorded."""
+    keys = line_keys(lines)
+    decisions = read_review(path)
+    at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    for i, cid in answers:
+        ln = lines[i]
+        decision = "nobody" if cid is None else "accept" if cid == ln.speaker else "character"
+        decisions.pop(keys[i], None)
+        decisions[keys[i]] = Decision(key=keys[i], unit=ln.unit, text=ln.text, decision=decision, speaker=cid,
+                                      before=ln.speaker, start=ln.start, end=ln.end, at=at)
+    if answers:
+        write_review(path, decisions)
+    return len(answers)
+
+
+def record_sheet(root: str | Path, sources: str, works, sheet: str | Path, lines: list[Line],
+                 resolver=None) -> list[Path]:
+    """The answers of a `rolecorpus speakers review` CSV sheet about `lines` (as they were before the answers were
+    applied), also recorded in the review file of each configured work (`works`) the lines belong to, so
+    `build-lines` keeps them: the CLI and the studio write the same file."""
+    from extractors.tv.review import line_key, read_review as read_sheet
+
+    where = {line_key(ln): i for i, ln in enumerate(lines)}
+    by_work: dict[str, list[tuple[int, str | None]]] = {}
+    for c in read_sheet(sheet, resolver):
+        if c.key in where and lines[where[c.key]].work in works:
+            by_work.setdefault(lines[where[c.key]].work, []).append((where[c.key], c.character))
+    written = []
+    for work, answers in by_work.items():
+        mine = [ln for ln in lines if ln.work == work]
+        pos = {id(ln): n for n, ln in enumerate(mine)}
+        path = review_path(root, sources, work)
+        record_many(path, mine, [(pos[id(lines[i])], cid) for i, cid in answers])
+        written.append(path)
+    return written

@@ -151,3 +151,32 @@ def test_dvc_repro_after_a_review_rebuilds_only_the_reviewed_works_characters(tm
     assert not {"embed@jaques", "package@jaques"} & again, again
     assert read_lines(tmp_path / "data/lines/asyoulik.jsonl")[i].evidence == "manual"
     assert repro() == set()
+
+
+def test_speakers_apply_writes_the_same_review_file(tmp_path):
+    """The CSV loop of the CLI (`speakers review` / `speakers apply`) records its answers in the work's review file
+    too, so a rebuild of the lines keeps them, as it keeps the studio's."""
+    import csv
+
+    from extractors.records import write_lines
+
+    shutil.copytree(REPO / "configs", tmp_path / "configs")
+    write_lines(tmp_path / "lines.jsonl", copy.deepcopy(TELEPHONE))
+    assert _cli(tmp_path, "speakers", "review", "lines.jsonl", "-o", "sheet.csv").returncode == 0
+    rows = list(csv.DictReader(open(tmp_path / "sheet.csv", encoding="utf-8")))
+    answers = {"sample.wav#1": "-", "sample.wav#0": "Diane"}
+    for r in rows:
+        r["character"] = answers.get(r["key"], "")
+    with open(tmp_path / "sheet.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    p = _cli(tmp_path, "speakers", "apply", "sheet.csv", "lines.jsonl")
+    assert p.returncode == 0 and "decisions saved in" in p.stdout, p.stderr
+    got = read_review(review_path(tmp_path, "data/samples", "telephone_asr"))
+    assert sorted((d.text, d.decision, d.speaker) for d in got.values()) == [
+        ("Hello.", "character", "diane"), ("I didn't know you were there.", "nobody", None)]
+    fresh = copy.deepcopy(TELEPHONE)  # a rerun of the extractor, then the review file: what `apply` wrote
+    apply_review(fresh, got)
+    assert [(ln.speaker, ln.evidence) for ln in fresh] == [
+        (ln.speaker, ln.evidence) for ln in read_lines(tmp_path / "lines.jsonl")]

@@ -1,4 +1,5 @@
-"""The Jinja2 templates of the studio and the static report, and the stylesheet to inline into a static page."""
+"""The Jinja2 templates of the studio and the static report, the page and error responses, and the stylesheet to
+inline into a static page."""
 
 from __future__ import annotations
 
@@ -18,3 +19,23 @@ def templates():
 
 def inline_css() -> str:
     return (STATIC / "studio.css").read_text(encoding="utf-8")
+
+
+def page(template: str, status: int = 200, **ctx):
+    from starlette.responses import HTMLResponse
+
+    return HTMLResponse(templates().get_template(template).render(**ctx), status_code=status)
+
+
+def error_page(message: str, status: int = 400):
+    """A page that says what is wrong (secrets scrubbed, one line)."""
+    from extractors.llm import redact_secrets
+
+    return page("error.html", status, title="Something is wrong with that request",
+                purpose="The studio could not do what was asked; the message says why.",
+                message=" ".join(redact_secrets(message).split()))
+
+
+def project_of(request):
+    """The project the running studio serves (set by `make_app`)."""
+    return request.app.state.project

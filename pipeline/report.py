@@ -100,7 +100,7 @@ def report_charts(stats: dict) -> list[str]:
     ]
     charts.append(bar_chart("Emotions of the lines", stats["emotions"], empty="") if stats["emotions"] else
                   '<figure class="chart empty"><figcaption>Emotions</figcaption><p class="muted">not annotated: '
-                  'run `rolecorpus annotate emotions ID`</p></figure>')
+                  f'run `rolecorpus annotate emotions {stats["character"].id}`</p></figure>')
     return charts
 
 

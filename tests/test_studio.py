@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cli_asserts import one_line_error
 from extractors.records import read_lines
 from pipeline.review import line_keys, read_review
 
@@ -199,6 +200,7 @@ def test_review_five_lines_by_keyboard_then_rebuild(server, browser, shots, proj
         with page.expect_navigation():
             page.keyboard.press(key)
         assert "saved:" in page.locator(".flash").first.inner_text()
+        assert page.url.endswith("work=telephone_asr") or "work=telephone_asr&" in page.url  # still this work
     assert page.locator("#queue tr").count() - 1 == before - 5
 
     # a crash of the studio loses nothing: every decision is on disk the moment it is made
@@ -229,6 +231,7 @@ def test_stories_search_and_chat_without_llm(server, browser, shots):
     page.goto(server["url"] + "/stories/diane?q=Chicago")
     assert page.locator("h1").inner_text() == "Stories of diane"
     assert page.locator("pre.story").count() >= 1 and "Chicago" in page.locator("pre.story").first.inner_text()
+    assert set(page.locator("pre.story mark").all_inner_texts()) == {"Chicago"}
     snap(page, shots, "5_stories")
     page.goto(server["url"] + "/chat/diane")
     page.fill("input[name=text]", "Where are you from originally?")
@@ -276,6 +279,8 @@ def test_bad_requests_say_what_is_wrong(server, browser, project, shots):
     resp = page.goto(server["url"] + "/review?work=nowhere")
     assert resp.status == 404 and "unknown work 'nowhere'" in page.locator("#error").inner_text()
     page.close()
+    one_line_error(cli(project, "report", "nobody", ok=False), "unknown character id 'nobody'")
+    assert not (project / "reports/nobody.html").exists()
     busy = cli(project, "studio", "--port", str(server["port"]), ok=False)
     assert busy.returncode == 2 and busy.stdout == ""
     assert busy.stderr.strip() == (f"error: port {server['port']} on 127.0.0.1 is in use (another studio or server?); "

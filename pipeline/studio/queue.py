@@ -37,7 +37,8 @@ class Item:
     rank: tuple = ()
 
 
-def _context(lines: list[Line], i: int, before: int = 3, after: int = 2) -> list[dict]:
+def _context(lines: list[Line], i: int, prop: str | None, before: int = 3, after: int = 2) -> list[dict]:
+    """The lines around line i in its unit; the doubtful one is labelled with the proposed speaker and a `?`."""
     unit = lines[i].unit
     out = []
     for j in range(max(0, i - before), min(len(lines), i + after + 1)):
@@ -45,7 +46,7 @@ def _context(lines: list[Line], i: int, before: int = 3, after: int = 2) -> list
         if ln.unit != unit:
             continue
         who = "(narration)" if ln.kind != "dialogue" else (ln.speaker or ln.name or "?")
-        out.append({"who": f"{who} (?)" if j == i else who, "text": ln.text, "here": j == i})
+        out.append({"who": f"{prop or 'who'}?" if j == i else who, "text": ln.text, "here": j == i})
     return out
 
 
@@ -72,7 +73,7 @@ def work_items(project: Project, work: str, kind: str, sources: str) -> list[Ite
         if ln.start is not None and ln.end is not None:
             clip = "/clip?" + urlencode({"work": work, "key": key})
         items.append(Item(work, ln.unit, key, ln, why, prop, list((voice or {}).get("guesses") or [])[:3],
-                          _context(lines, i), clip, _rank(kind, why, prop, len(items))))
+                          _context(lines, i, prop), clip, _rank(kind, why, prop, len(items))))
     return items
 
 
@@ -128,10 +129,16 @@ def clip_wav(project: Project, work: str, key: str) -> bytes:
     if ln.start is None or ln.end is None:
         raise InputError(f"line {key!r} of {work} has no times")
     media = media_file(project, work, ln.source)
-    with sf.SoundFile(media) as f:
-        rate = f.samplerate
-        f.seek(max(0, int(ln.start * rate)))
-        data = f.read(max(1, int((ln.end - ln.start) * rate)), dtype="int16")
+    try:  # WAV, FLAC, OGG...: read only the stretch
+        with sf.SoundFile(media) as f:
+            rate = f.samplerate
+            f.seek(max(0, int(ln.start * rate)))
+            data = f.read(max(1, int((ln.end - ln.start) * rate)), dtype="int16")
+    except RuntimeError:  # libsndfile cannot read it (video, AAC...): decode it with ffmpeg
+        from extractors.tv.audio import SAMPLE_RATE, decode_audio
+
+        rate = SAMPLE_RATE
+        data = decode_audio(media, check_silence=False)[int(ln.start * rate):int(ln.end * rate)]
     buf = io.BytesIO()
     sf.write(buf, data, rate, format="WAV", subtype="PCM_16")
     return buf.getvalue()

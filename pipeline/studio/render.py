@@ -14,7 +14,21 @@ STATIC = HERE / "static"
 def templates():
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-    return Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    env.filters["highlight"] = highlight
+    return env
+
+
+def highlight(text: str, words: str):
+    """`text` escaped, with every occurrence of `words` (any case) marked."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    if not words:
+        return escape(text)
+    parts = re.split(f"({re.escape(words)})", text, flags=re.IGNORECASE)
+    return Markup("".join(f"<mark>{escape(p)}</mark>" if i % 2 else str(escape(p)) for i, p in enumerate(parts)))
 
 
 def inline_css() -> str:

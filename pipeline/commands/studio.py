@@ -32,16 +32,19 @@ def check_port(port: int, host: str = HOST) -> None:
 @app.command("studio")
 @one_line_errors
 def studio(port: int = typer.Option(8765, "--port", help="Port to serve on (127.0.0.1 only).")) -> None:
-    """Open the studio in your browser: characters, corpus reports with charts, the review queue of doubtful lines
-    (with audio clips), story search and chat. Everything is local; stop it with Ctrl-C."""
+    """Serve the studio (open the address it prints in a browser): characters, corpus reports with charts, the
+    review queue of doubtful lines (with audio clips), story search and chat. Everything is local; Ctrl-C stops it."""
     project = Project.current()
     if not project.pipeline_yaml.is_file():
         raise InputError("not a rolecorpus project (no configs/pipeline.yaml here; cd to the project or set "
                          "ROLECORPUS_ROOT)", project.root)
     check_port(port)
-    import uvicorn
+    try:
+        import uvicorn
 
-    from ..studio.app import make_app
+        from ..studio.app import make_app
+    except ImportError as e:
+        raise InputError(f"the studio needs {e.name or 'its web packages'}: pip install 'rolecorpus[studio]'") from None
 
     typer.echo(f"rolecorpus studio for {project.root}: http://{HOST}:{port}/  (Ctrl-C stops it)", err=True)
     uvicorn.run(make_app(project), host=HOST, port=port, log_level="warning")

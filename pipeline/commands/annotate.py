@@ -1,0 +1,44 @@
+"""CLI: `rolecorpus annotate emotions ID` — one of RoleCraft's ten emotions for each of the character's lines,
+labelled by an LLM in batches, into `data/emotions/ID.jsonl` (pipeline/emotions.py)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from extractors.atomic import atomic_write_text
+from extractors.characters import get_character
+
+from ..cli_app import annotate_app, one_line_errors
+from ..emotions import LABELS, annotate, emotions_path, write_emotions
+from ..llm import client_for
+from ..paths import Project
+from ..settings import load_settings
+from .profile import metrics_path, works_lines
+
+
+@annotate_app.command("emotions")
+@one_line_errors
+def emotions(character: str = typer.Argument(..., metavar="ID", help="Character id (configs/characters/ID.yaml).")) -> None:
+    """Label each of ID's lines with one emotion: Anger, Disgust, Fear, Happiness, Sadness, Surprise, Neutral,
+    Frustration, Excitement or Other (RoleCraft's ten).
+
+    Lines go to the LLM of OPENAI_BASE_URL / OPENAI_API_KEY / ROLECORPUS_LLM_MODEL in batches of `emotions.batch`
+    (configs/pipeline.yaml), through the templates configs/prompts/emotions.*.txt. A bad answer is asked again
+    once; a label still missing becomes Other (marked "fallback"). Writes data/emotions/ID.jsonl (work, unit,
+    index, text, emotion) and metrics/llm_emotions_ID.json; `package` puts the distribution into manifest.json.
+    Every answer is cached as it arrives: a rerun, or a run after a kill, asks nothing twice."""
+    project = Project.current()
+    settings = load_settings(project.pipeline_yaml)
+    ch = get_character(project.configs, character)
+    lines = works_lines(project, settings, ch)
+    client = client_for(project, settings)
+    records, stats = annotate(client, ch, lines, project.configs, batch=settings.emotions.batch)
+    out = emotions_path(project.root, ch.id)
+    write_emotions(out, records)
+    atomic_write_text(metrics_path(project, "emotions", ch.id),
+                      json.dumps({**client.stats, **stats}, ensure_ascii=False, indent=2) + "\n")
+    dist = ", ".join(f"{label} {stats['distribution'][label]}" for label in LABELS if stats["distribution"][label])
+    typer.echo(f"{ch.id}: {stats['lines']} lines labelled ({dist}; LLM calls {client.stats['calls']}, "
+               f"cache hits {client.stats['cache_hits']}) -> {out}")

@@ -12,10 +12,10 @@ from extractors.characters import get_character
 
 from ..cli_app import annotate_app, one_line_errors
 from ..emotions import LABELS, annotate, emotions_path, write_emotions
-from ..llm import client_for
+from ..llm import client_for, llm_metrics_path
 from ..paths import Project
 from ..settings import load_settings
-from .profile import metrics_path, works_lines
+from .profile import works_lines
 
 
 @annotate_app.command("emotions")
@@ -37,8 +37,8 @@ def emotions(character: str = typer.Argument(..., metavar="ID", help="Character 
     records, stats = annotate(client, ch, lines, project.configs, batch=settings.emotions.batch)
     out = emotions_path(project.root, ch.id)
     write_emotions(out, records)
-    atomic_write_text(metrics_path(project, "emotions", ch.id),
-                      json.dumps({**client.stats, **stats}, ensure_ascii=False, indent=2) + "\n")
+    atomic_write_text(llm_metrics_path(project, "emotions", ch.id),
+                      json.dumps({**client.stats, "model": client.model, **stats}, ensure_ascii=False, indent=2) + "\n")
     dist = ", ".join(f"{label} {stats['distribution'][label]}" for label in LABELS if stats["distribution"][label])
     typer.echo(f"{ch.id}: {stats['lines']} lines labelled ({dist}; LLM calls {client.stats['calls']}, "
                f"cache hits {client.stats['cache_hits']}) -> {out}")

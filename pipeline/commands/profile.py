@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import typer
 
@@ -14,7 +13,7 @@ from extractors.errors import InputError
 from extractors.records import Line, read_lines
 
 from ..cli_app import app, one_line_errors
-from ..llm import client_for
+from ..llm import client_for, llm_metrics_path
 from ..paths import Project
 from ..profile import compute_facts, draft_profile, is_untouched_draft, profile_path
 from ..settings import Settings, load_settings
@@ -32,10 +31,6 @@ def works_lines(project: Project, settings: Settings, ch: Character) -> list[Lin
     for work in spec.works():
         lines.extend(read_lines(project.lines(work)))
     return lines
-
-
-def metrics_path(project: Project, stage: str, cid: str) -> Path:
-    return project.metrics / f"llm_{stage}_{cid}.json"
 
 
 @app.command("profile")
@@ -66,7 +61,7 @@ def profile(
     client = client_for(project, settings)
     text = draft_profile(client, facts, project.configs)
     atomic_write_text(out, text)
-    client.write_metrics(metrics_path(project, "profile", ch.id))
+    client.write_metrics(llm_metrics_path(project, "profile", ch.id))
     s = client.stats
     typer.echo(f"{ch.id}: profile from {facts.lines} lines ({len(facts.catchphrases)} catchphrases, "
                f"{len(facts.interlocutors)} people; LLM calls {s['calls']}, cache hits {s['cache_hits']}) -> {out}")

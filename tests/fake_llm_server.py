@@ -2,7 +2,7 @@
 the answers are made up, deterministically, from the request), and the small project those tests run on.
 
 The server answers the profile prompt with the JSON object it asks for (naming the people the prompt lists) and
-the emotion prompt with one label per numbered line, chosen by a hash of the line's words (`fake_label`), so a test
+the emotion prompt with one label per numbered line (and /embeddings with tests/fake_embeddings.py's vectors), chosen by a hash of the line's words (`fake_label`), so a test
 can check that every label landed on its own line. `bad` makes the first answer to each distinct request garbage
 (the second is good); `fast`/`release` hold every request after the first `fast` open (for kill -9 tests).
 It counts requests and returns `usage` tokens.
@@ -21,7 +21,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from fake_embeddings import EmbeddingServer
+from fake_embeddings import EmbeddingServer, bag_of_words
 
 REPO = Path(__file__).resolve().parent.parent
 LABELS = ("Anger", "Disgust", "Fear", "Happiness", "Sadness", "Surprise", "Neutral", "Frustration", "Excitement",
@@ -75,6 +75,8 @@ class FakeLLMServer:
 
     def _serve(self, h: BaseHTTPRequestHandler) -> None:
         body = json.loads(h.rfile.read(int(h.headers.get("Content-Length") or 0)) or b"{}")
+        if h.path.endswith("/embeddings"):  # so that one fake endpoint serves a whole `dvc repro`
+            return self._embed(h, body)
         key = body["messages"][-1]["content"]
         with self.lock:
             first = key not in self.received
@@ -103,6 +105,17 @@ class FakeLLMServer:
         if not hold:
             with self.lock:
                 self.answered.append(key)
+
+    def _embed(self, h: BaseHTTPRequestHandler, body: dict) -> None:
+        inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        data = json.dumps({"object": "list", "model": body["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                           "data": [{"object": "embedding", "index": i, "embedding": bag_of_words(t, 32)}
+                                    for i, t in enumerate(inputs)]}).encode()
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
 
     def env(self) -> dict:
         return {"OPENAI_BASE_URL": self.base_url, "OPENAI_API_KEY": SECRET, "ROLECORPUS_LLM_MODEL": "fake-model"}

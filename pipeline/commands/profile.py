@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import typer
@@ -10,6 +11,7 @@ import typer
 from extractors.atomic import atomic_write_text
 from extractors.characters import AliasResolver, Character, get_character, load_characters
 from extractors.errors import InputError
+from extractors.llm_client import STAT_KEYS
 from extractors.records import Line, read_lines
 
 from ..cli_app import app, one_line_errors
@@ -54,6 +56,8 @@ def profile(
     if out.exists() and not force and not is_untouched_draft(out.read_text(encoding="utf-8", errors="replace")):
         print(f"note: {out}: edited by hand, kept as it is (no LLM call); --force redrafts and replaces it",
               file=sys.stderr)
+        kept = dict.fromkeys(STAT_KEYS, 0) | {"kept_edited_profile": True}
+        atomic_write_text(llm_metrics_path(project, "profile", ch.id), json.dumps(kept, indent=2) + "\n")
         return
     opts = settings.profile
     facts = compute_facts(ch, lines, AliasResolver(load_characters(project.configs)), top_phrases=opts.catchphrases,

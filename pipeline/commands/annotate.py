@@ -21,13 +21,18 @@ from .profile import works_lines
 @annotate_app.command("emotions")
 @one_line_errors
 def emotions(character: str = typer.Argument(..., metavar="ID", help="Character id (configs/characters/ID.yaml).")) -> None:
-    """Label each of ID's lines with one emotion: Anger, Disgust, Fear, Happiness, Sadness, Surprise, Neutral,
-    Frustration, Excitement or Other (RoleCraft's ten).
+    """Label each of ID's lines with one of RoleCraft's ten emotions -> data/emotions/ID.jsonl.
 
-    Lines go to the LLM of OPENAI_BASE_URL / OPENAI_API_KEY / ROLECORPUS_LLM_MODEL in batches of `emotions.batch`
-    (configs/pipeline.yaml), through the templates configs/prompts/emotions.*.txt. A bad answer is asked again
-    once; a label still missing becomes Other (marked "fallback"). Writes data/emotions/ID.jsonl (work, unit,
-    index, text, emotion) and metrics/llm_emotions_ID.json; `package` puts the distribution into manifest.json.
+    Labels: Anger, Disgust, Fear, Happiness, Sadness, Surprise, Neutral, Frustration, Excitement, Other.
+
+    LLM: OPENAI_BASE_URL / OPENAI_API_KEY / ROLECORPUS_LLM_MODEL and `llm:`; prompts: configs/prompts/emotions.*.txt.
+
+    Lines go in numbered batches of `emotions.batch`; a bad answer is asked again once, then a missing label is Other.
+
+    Records: work, unit, index, text, emotion (and source; "fallback": true where Other stands for no answer).
+
+    `package ID` puts the distribution into manifest.json.
+
     Every answer is cached as it arrives: a rerun, or a run after a kill, asks nothing twice."""
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)

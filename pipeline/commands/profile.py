@@ -41,13 +41,15 @@ def profile(
     character: str = typer.Argument(..., metavar="ID", help="Character id (configs/characters/ID.yaml)."),
     force: bool = typer.Option(False, "--force", help="Redraft and replace a profile a person has edited."),
 ) -> None:
-    """Draft configs/profiles/ID.md with an LLM: identity, speaking style, catchphrases with their counts,
-    relationships with the people ID answers most, what ID never says.
+    """Draft configs/profiles/ID.md with an LLM, for a person to edit; `package ID` puts it into the system prompt.
 
-    The counts come from the corpus (data/lines of the character's works), the prose from the LLM of
-    OPENAI_BASE_URL / OPENAI_API_KEY / ROLECORPUS_LLM_MODEL through the templates configs/prompts/profile.*.txt.
-    Edit the file freely: an edited profile is kept (nothing is asked of the LLM) unless --force. Answers are
-    cached, so a rerun makes no call; `rolecorpus package ID` puts the profile into the system prompt."""
+    Sections: identity, speaking style, catchphrases with their counts, the people ID answers most, what ID never says.
+
+    The counts come from the corpus (the lines of the character's works), the prose from the LLM.
+
+    LLM: OPENAI_BASE_URL / OPENAI_API_KEY / ROLECORPUS_LLM_MODEL and `llm:`; prompts: configs/prompts/profile.*.txt.
+
+    An edited profile is kept (no LLM call) unless --force. Answers are cached: a rerun makes no call."""
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
     ch = get_character(project.configs, character)

@@ -21,6 +21,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
+
 from fake_embeddings import EmbeddingServer, bag_of_words
 
 REPO = Path(__file__).resolve().parent.parent
@@ -124,6 +126,14 @@ class FakeLLMServer:
         self.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+@pytest.fixture()
+def server():
+    """A fresh fake server per test (import this fixture into the test module)."""
+    s = FakeLLMServer()
+    yield s
+    s.close()
 
 
 def cli(project: Path, *args, env_extra: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:

@@ -16,7 +16,8 @@ from collections import Counter
 import pytest
 
 from cli_asserts import one_line_error
-from fake_llm_server import LABELS, FakeLLMServer, cli, cli_cmd, copy_project, fake_label, sample_project
+from fake_llm_server import (LABELS, FakeLLMServer, cli, cli_cmd, copy_project, fake_label, sample_project,
+                             server)  # noqa: F401  (server: the fixture)
 
 from extractors.records import read_lines
 from pipeline.emotions import KEYS, parse_labels
@@ -27,13 +28,6 @@ CASES = [("rosalind", "asyoulik"), ("liubei", "sanguo")]
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     return copy_project(sample_project(tmp_path_factory), tmp_path_factory.mktemp("emotions") / "p")
-
-
-@pytest.fixture()
-def server():
-    s = FakeLLMServer()
-    yield s
-    s.close()
 
 
 def records(project, cid):

@@ -6,69 +6,33 @@
 from __future__ import annotations
 
 import json
-import os
-import re
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
 from fake_llm_server import FakeLLMServer
-from test_dvc_pipeline import _covered, _modules_used
-
-REPO = Path(__file__).resolve().parent.parent
+from test_dvc_pipeline import _covered, _deps, _modules_used, copy, ran, sh  # noqa: F401  (copy: the fixture)
 
 
-def sh(cwd, *cmd, env_extra=None, check=True):
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               ROLECORPUS_CACHE=str(Path(cwd) / ".cache"), PYTHONPATH=str(REPO))
-    env.update(env_extra or {})
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
-    assert p.returncode == 0 or not check, p.stdout + p.stderr
-    return p.stdout + p.stderr
-
-
-def ran(output: str) -> set[str]:
-    return set(re.findall(r"Running stage '([^']+)'", output))
-
-
-@pytest.fixture(scope="module")
-def copy(tmp_path_factory):
-    dst = tmp_path_factory.mktemp("dvcllm")
-    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
-    for f in files:
-        if f.startswith(("configs/", "data/samples/asyoulik", "data/emotions/", ".dvc/", "extractors/", "pipeline/")) \
-                or f in ("dvc.yaml", ".dvcignore", ".gitignore"):
-            (dst / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / f, dst / f)
-    cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text())
-    assert cfg["profile"]["characters"] == [] and cfg["emotions"]["characters"] == []  # shipped: no LLM stage
-    cfg["works"] = {"asyoulik": {"kind": "script", "input": "data/samples/asyoulik.txt", "options": {"format": "play"}}}
-    cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "celia": {"work": "asyoulik"}}
-    cfg["voices"] = {}
-    cfg["embed"].update(backend="openai", model="fake-embed")
-    (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    sh(dst, "git", "init", "-q")
-    sh(dst, "git", "add", "-A")
-    sh(dst, "git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "copy")
-    return dst
-
-
-def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_package(copy):
+def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_package(copy, monkeypatch):
+    """The project copy of tests/test_dvc_pipeline.py (As You Like It; Rosalind and Orlando), its stories embedded
+    and its LLM stages answered by one fake endpoint."""
     stages = sh(copy, "dvc", "stage", "list")
     assert "package@rosalind" in stages and "profile@" not in stages and "emotions@" not in stages
     cfg_path = copy / "configs/pipeline.yaml"
     cfg = yaml.safe_load(cfg_path.read_text())
+    assert cfg["profile"]["characters"] == [] and cfg["emotions"]["characters"] == []  # shipped: no LLM stage
+    cfg["embed"].update(backend="openai", model="fake-embed")
     cfg["profile"]["characters"] = ["rosalind"]
     cfg["emotions"]["characters"] = ["rosalind"]
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     server = FakeLLMServer()
+    for k, v in server.env().items():
+        monkeypatch.setenv(k, v)
     try:
-        first = ran(sh(copy, "dvc", "repro", env_extra=server.env()))
-        assert {"profile@rosalind", "emotions@rosalind", "package@rosalind", "package@celia"} <= first
+        first = ran(sh(copy, "dvc", "repro"))
+        assert {"profile@rosalind", "emotions@rosalind", "package@rosalind", "package@orlando"} <= first
         asked = len(server.received)
         assert asked == 1 + 11  # one profile, 213 lines in batches of 20
         prompt = (copy / "data/characters/rosalind/system_prompt.txt").read_text(encoding="utf-8")
@@ -80,23 +44,19 @@ def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_p
         ignored = subprocess.run(["git", "check-ignore", "-q", "configs/profiles/rosalind.md"], cwd=copy)
         assert ignored.returncode == 1
 
-        assert ran(sh(copy, "dvc", "repro", env_extra=server.env())) == set()
+        assert ran(sh(copy, "dvc", "repro")) == set()
         assert len(server.received) == asked
 
         path = copy / "configs/profiles/rosalind.md"
         path.write_text(path.read_text(encoding="utf-8") + "\nShe speaks in prose, never in verse.\n", encoding="utf-8")
-        third = ran(sh(copy, "dvc", "repro", env_extra=server.env()))
-        assert third == {"profile@rosalind", "package@rosalind", "package@celia"}
+        third = ran(sh(copy, "dvc", "repro"))
+        assert third == {"profile@rosalind", "package@rosalind", "package@orlando"}
         assert len(server.received) == asked  # the edited profile is kept: no call
         assert "never in verse" in (copy / "data/characters/rosalind/system_prompt.txt").read_text(encoding="utf-8")
         assert "never in verse" in path.read_text(encoding="utf-8")
     finally:
         server.close()
 
-
-def _deps(stage: str) -> list[str]:
-    do = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"][stage]["do"]
-    return [d for d in do["deps"] if isinstance(d, str)]
 
 
 @pytest.mark.parametrize("stage,imports,command", [

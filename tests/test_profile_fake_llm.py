@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from cli_asserts import one_line_error
-from fake_llm_server import SECRET, FakeLLMServer, cli, cli_cmd, copy_project, sample_project
+from fake_llm_server import SECRET, FakeLLMServer, cli, cli_cmd, copy_project, sample_project, server  # noqa: F401
 
 from extractors.records import read_lines
 from pipeline.profile import catchphrases, is_untouched_draft
@@ -24,13 +24,6 @@ from pipeline.profile import catchphrases, is_untouched_draft
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     return copy_project(sample_project(tmp_path_factory), tmp_path_factory.mktemp("profile") / "p")
-
-
-@pytest.fixture()
-def server():
-    s = FakeLLMServer()
-    yield s
-    s.close()
 
 
 def own_texts(project, work, cid):

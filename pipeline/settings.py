@@ -180,4 +180,8 @@ def load_settings(path: str | Path | None) -> Settings:
     settings = validate_model(Settings, data, path)
     for work, spec in settings.works.items():
         spec.typed_options(work, path)
+    for stage in ("profile", "emotions"):  # the LLM stages read the character's stories and lines
+        unknown = [c for c in getattr(settings, stage).characters if c not in settings.characters]
+        if unknown:
+            raise InputError(f"{stage}.characters: {unknown[0]!r} is not a key of characters:", path)
     return settings

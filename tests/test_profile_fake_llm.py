@@ -13,6 +13,7 @@ import time
 from collections import Counter
 
 import pytest
+import yaml
 
 from cli_asserts import one_line_error
 from fake_llm_server import SECRET, FakeLLMServer, cli, cli_cmd, copy_project, sample_project, server  # noqa: F401
@@ -155,3 +156,12 @@ def test_fake_kill9_while_the_answer_is_awaited_then_rerun_equals_an_uninterrupt
         assert not list(fresh.rglob("*.tmp"))
     finally:
         slow.close()
+
+
+def test_an_llm_stage_for_a_character_not_built_is_a_config_error(project, tmp_path):
+    proj = copy_project(project, tmp_path / "cfg")
+    cfg = proj / "configs/pipeline.yaml"
+    data = yaml.safe_load(cfg.read_text(encoding="utf-8"))
+    data["profile"]["characters"] = ["rosalind", "hamlet"]
+    cfg.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    one_line_error(cli(proj, "profile", "rosalind"), "configs/pipeline.yaml", "profile.characters: 'hamlet'")

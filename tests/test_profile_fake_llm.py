@@ -165,3 +165,14 @@ def test_an_llm_stage_for_a_character_not_built_is_a_config_error(project, tmp_p
     data["profile"]["characters"] = ["rosalind", "hamlet"]
     cfg.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     one_line_error(cli(proj, "profile", "rosalind"), "configs/pipeline.yaml", "profile.characters: 'hamlet'")
+
+
+def test_templates_fill_known_placeholders_leave_json_alone_and_name_unknown_ones(tmp_path):
+    from extractors.errors import InputError
+    from pipeline.profile import load_templates, render
+
+    assert render('{name} answers {"a": 1}', {"name": "Rosalind"}, "t.txt") == 'Rosalind answers {"a": 1}'
+    with pytest.raises(InputError, match=r"t.txt: unknown placeholder \{nmae\} \(known: name\)"):
+        render("{nmae}", {"name": "x"}, "t.txt")
+    with pytest.raises(InputError, match="no prompt template"):
+        load_templates(tmp_path, "profile")

@@ -2,10 +2,10 @@
 the answers are made up, deterministically, from the request), and the small project those tests run on.
 
 The server answers the profile prompt with the JSON object it asks for (naming the people the prompt lists) and
-the emotion prompt with one label per numbered line (and /embeddings with tests/fake_embeddings.py's vectors), chosen by a hash of the line's words (`fake_label`), so a test
+the emotion prompt with one label per numbered line, chosen by a hash of the line's words (`fake_label`), so a test
 can check that every label landed on its own line. `bad` makes the first answer to each distinct request garbage
 (the second is good); `fast`/`release` hold every request after the first `fast` open (for kill -9 tests).
-It counts requests and returns `usage` tokens.
+It counts requests and returns `usage` tokens; /embeddings answers with tests/fake_embeddings.py's vectors.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from extractors.llm import redact_secrets
 from .cli_app import app
 from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: F401  (registers commands)
 from .commands import evalchat, synth  # noqa: F401  (registers `eval chat`, `synth questions|dialogues`)
+from .commands import report, studio  # noqa: F401  (registers `rolecorpus report` and `rolecorpus studio`)
+from .commands import annotate, profile  # noqa: F401  (registers `profile`, `annotate emotions`)
 
 
 def _one_line(text: str) -> str:

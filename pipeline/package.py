@@ -33,9 +33,10 @@ PROMPT_TEMPLATE_ZH = """我希望你像{series}中的{name}一样回答问题。
 {personality}"""
 
 
-def system_prompt(ch: Character) -> str:
+def system_prompt(ch: Character, profile: str | None = None) -> str:
+    """The paper's prompt; a profile (configs/profiles/<id>.md, pipeline/profile.py) follows the personality note."""
     template = PROMPT_TEMPLATE_ZH if ch.language == "zh" else PROMPT_TEMPLATE
-    personality = ch.personality.strip()
+    personality = "\n\n".join(t for t in (ch.personality.strip(), (profile or "").strip()) if t)
     return template.format(name=ch.name, series=ch.series or "the story", personality=personality).rstrip() + "\n"
 
 
@@ -57,10 +58,13 @@ def load_embeddings(path: str | Path, stories: list[Story]) -> tuple[np.ndarray,
 
 
 def build_package(out_dir: str | Path, ch: Character, stories: list[Story], vectors: np.ndarray,
-                  embed_meta: dict, params: dict, sources: list[str]) -> Path:
+                  embed_meta: dict, params: dict, sources: list[str], *, profile: str | None = None,
+                  emotions: dict | None = None) -> Path:
+    """`profile`: the profile text for the system prompt; `emotions`: the label counts of data/emotions/<id>.jsonl
+    (manifest `emotions`). Without them the package is what it was before profiles and emotions existed."""
     if not stories:
         raise InputError(f"character {ch.id!r} has no stories to package")
-    prompt = system_prompt(ch)
+    prompt = system_prompt(ch, profile)
     column = embed_meta["model"]
     config = {
         "character": ch.id, "name": ch.name, "series": ch.series, "language": ch.language,
@@ -101,5 +105,9 @@ def build_package(out_dir: str | Path, ch: Character, stories: list[Story], vect
             },
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
+        if profile:
+            manifest["profile"] = {"file": f"configs/profiles/{ch.id}.md", "sha256": _sha(profile.encode("utf-8"))}
+        if emotions is not None:
+            manifest["emotions"] = emotions  # lines per label, RoleCraft's ten (pipeline/emotions.py)
         (tmp / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return Path(out_dir)

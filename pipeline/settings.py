@@ -125,6 +125,22 @@ class CharacterSpec(Section):
         return [self.work] if isinstance(self.work, str) else list(self.work)
 
 
+class ProfileSettings(Section):
+    """`profile:` the LLM-drafted character profiles (rolecorpus profile ID -> configs/profiles/ID.md)."""
+
+    characters: list[str] = Field(default_factory=list)  # the characters `dvc repro` profiles (needs an LLM)
+    catchphrases: int = Field(12, ge=0)   # recurrent phrases listed, with their counts
+    people: int = Field(6, ge=0)          # the people the character answers most
+    samples: int = Field(10, ge=1)        # longest and most typical lines shown to the LLM
+
+
+class EmotionSettings(Section):
+    """`emotions:` the emotion labels of the character's lines (rolecorpus annotate emotions ID)."""
+
+    characters: list[str] = Field(default_factory=list)  # the characters `dvc repro` annotates (needs an LLM)
+    batch: int = Field(20, ge=1, le=200)  # lines per LLM request
+
+
 class Settings(Section):
     sources: str = "data/samples"   # the folder of the works' input and companion files (a dep of every lines stage)
     works: dict[str, WorkSpec] = Field(default_factory=dict)
@@ -137,6 +153,8 @@ class Settings(Section):
     speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
     eval_chat: EvalChatSettings = Field(default_factory=EvalChatSettings)
     synth: SynthSettings = Field(default_factory=SynthSettings)
+    profile: ProfileSettings = Field(default_factory=ProfileSettings)
+    emotions: EmotionSettings = Field(default_factory=EmotionSettings)
 
     @model_validator(mode="after")
     def _synth_after_eval(self):
@@ -191,4 +209,8 @@ def load_settings(path: str | Path | None) -> Settings:
     settings = validate_model(Settings, data, path)
     for work, spec in settings.works.items():
         spec.typed_options(work, path)
+    for stage in ("profile", "emotions"):  # the LLM stages read the character's stories and lines
+        unknown = [c for c in getattr(settings, stage).characters if c not in settings.characters]
+        if unknown:
+            raise InputError(f"{stage}.characters: {unknown[0]!r} is not a key of characters:", path)
     return settings

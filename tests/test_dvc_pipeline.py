@@ -33,7 +33,7 @@ def copy(tmp_path_factory):
     dst = tmp_path_factory.mktemp("dvcproj")
     files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     for f in files:
-        if f.startswith(("configs/", "data/samples/asyoulik", ".dvc/", "extractors/", "pipeline/")) \
+        if f.startswith(("configs/", "data/samples/asyoulik", "data/emotions/", ".dvc/", "extractors/", "pipeline/")) \
                 or f in ("dvc.yaml", ".dvcignore", ".gitignore"):
             (dst / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / f, dst / f)

@@ -38,7 +38,8 @@ def project(tmp_path_factory):
     dst = tmp_path_factory.mktemp("tvdvc")
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True,
                            check=True).stdout.split()
-    keep = ("configs/", "data/samples/sample", "data/samples/telephone", ".dvc/", "extractors/", "pipeline/")
+    keep = ("configs/", "data/samples/sample", "data/samples/telephone", "data/emotions/", ".dvc/", "extractors/",
+            "pipeline/")
     for f in files:
         if (f.startswith(keep) or f in ("dvc.yaml", ".dvcignore", ".gitignore")) and (REPO / f).is_file():
             (dst / f).parent.mkdir(parents=True, exist_ok=True)

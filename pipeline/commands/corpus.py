@@ -18,8 +18,10 @@ from extractors.records import read_lines
 
 from ..cli_app import app
 from ..embedders import CachedEmbedder, VectorCache, make_embedder
+from ..emotions import emotions_path, read_distribution
 from ..package import build_package, load_embeddings
 from ..paths import Project
+from ..profile import read_profile
 from ..segment import Params, Segmenter
 from ..settings import Settings, load_settings
 from ..stories import count_kinds, read_stories, write_stories
@@ -103,5 +105,7 @@ def package(character: str = typer.Argument(..., metavar="ID", help="Character i
     stories = read_stories(project.stories(ch.id))
     vecs, meta = load_embeddings(project.embeddings(ch.id), stories)
     sources = sorted({f"{s.work}/{s.source}" for s in stories})
-    out = build_package(project.package(ch.id), ch, stories, vecs, meta, {"segment": settings.segment.model_dump()}, sources)
+    out = build_package(project.package(ch.id), ch, stories, vecs, meta, {"segment": settings.segment.model_dump()}, sources,
+                        profile=read_profile(project.configs, ch.id),
+                        emotions=read_distribution(emotions_path(project.root, ch.id)))
     typer.echo(f"{ch.id}: package with {len(stories)} stories -> {out}")

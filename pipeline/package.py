@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -99,7 +100,9 @@ def build_package(out_dir: str | Path, ch: Character, stories: list[Story], vect
                 f"{ch.id}.jsonl": _sha(role_path.read_bytes()),
                 "stories": _sha(json.dumps(story_hashes, sort_keys=True).encode()),
             },
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            # SOURCE_DATE_EPOCH (reproducible builds): a fixed date, so two builds of one corpus are byte-identical
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(os.environ["SOURCE_DATE_EPOCH"])
+                                                                       if os.environ.get("SOURCE_DATE_EPOCH") else None)),
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return Path(out_dir)

@@ -257,7 +257,7 @@ def gather(plans: list[WorkPlan], engine, project: Project) -> tuple[dict[str, d
                 results[job.key] = payload
             else:
                 errors[str(job.source)] = payload
-                bar.write(f"error: {payload}", file=sys.stderr)
+                bar.write(f"failed: {payload}", file=sys.stderr)
             bar.update(1)
     finally:
         bar.close()

@@ -62,7 +62,7 @@ def build_all(project: Project, engine) -> None:
                 bar.write(payload, file=sys.stdout)
             else:
                 errors[f"character {job.character}"] = payload
-                bar.write(f"error: {payload}", file=sys.stderr)
+                bar.write(f"failed: {payload}", file=sys.stderr)
         bar.close()
         jobs = sorted(ok_jobs, key=lambda j: j.character)
     if errors:

@@ -135,3 +135,32 @@ def test_config_and_cli_mistakes_are_one_line_errors(run, proj):
     r = run("build-lines", "shelf", "--engine", "spark")
     assert r.exit_code == 2 and "--engine must be one of local, ray" in r.stderr
     assert not (proj / "x.jsonl").exists()
+
+
+def test_a_killed_batch_resumes_from_the_per_file_cache(proj, tmp_path):
+    """kill -9 while the third episode (Whisper) runs: the rerun keeps the two finished episodes' cache entries
+    untouched (not redone) and writes the same bytes as an uninterrupted build."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cache = tmp_path / "cache"
+    env = dict(os.environ, ROLECORPUS_ROOT=str(proj), ROLECORPUS_CACHE=str(cache), PYTHONPATH=str(samples.REPO))
+    cmd = [sys.executable, "-m", "pipeline.cli", "build-lines", "season"]
+    done = lambda: sorted((cache / "batch").rglob("*.json")) if (cache / "batch").is_dir() else []  # noqa: E731
+    proc = subprocess.Popen(cmd, cwd=proj, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while len(done()) < 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    first = {p: p.stat().st_mtime_ns for p in done()}
+    assert len(first) == 2, "the kill came after the whole batch had finished"
+    expected = (proj / "data/lines/season.jsonl").read_bytes()  # built by the first test (another cache)
+    (proj / "data/lines/season.jsonl").unlink()
+    r = subprocess.run(cmd, cwd=proj, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert len(done()) == 3 and all(p.stat().st_mtime_ns == t for p, t in first.items())
+    assert (proj / "data/lines/season.jsonl").read_bytes() == expected

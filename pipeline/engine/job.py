@@ -1,6 +1,7 @@
 """`rolecorpus build`: the whole project in one job on one engine, writing exactly the files `dvc repro` writes.
 
-Lines first (every file of every work, all at once, so a season and a shelf share the workers), then per
+The voice models of `voices:` first (in this process: a few labelled lines each), then the lines (every file of
+every work, all at once, so a season and a shelf share the workers), then per
 character segment -> embed -> package, each step fanned out over the characters whose earlier steps succeeded.
 Failures are collected and named at the end; whatever succeeded is written (a work only when all its files did).
 """
@@ -33,12 +34,28 @@ def _plans(project: Project, settings) -> tuple[list, dict[str, str]]:
     return plans, errors
 
 
+def _voices(project: Project, settings) -> dict[str, str]:
+    """Train the voice models (`rolecorpus speakers train`, as stage voices@ID) the tv works' options name."""
+    from ..commands.speakers import train
+
+    errors = {}
+    for vid, spec in settings.voices.items():
+        try:
+            train(labels=project.root / spec.labels, out=project.root / settings.sources / "speakers" / vid,
+                  media=None, threads=0)
+        except InputError as e:
+            errors[f"voices {vid}"] = str(e)
+    return errors
+
+
 def build_all(project: Project, engine) -> None:
     """Build every configured work and character on `engine`; BatchFailed names what failed."""
     from tqdm import tqdm
 
     settings = load_settings(project.pipeline_yaml)
-    plans, errors = _plans(project, settings)
+    errors = _voices(project, settings)
+    plans, plan_errors = _plans(project, settings)
+    errors.update(plan_errors)
     results, file_errors = gather(plans, engine, project)
     errors.update(file_errors)
     built = set()

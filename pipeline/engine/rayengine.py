@@ -3,7 +3,9 @@
 Without an address (and no RAY_ADDRESS) Ray starts in this process (`ray.init(num_cpus=...)`) and stops with the
 engine; with one it joins that cluster, whose nodes must see the project and cache folders at the same paths (a
 shared file system) and have their own secrets (OPENAI_API_KEY) in their environment: only the non-secret
-settings travel with the jobs. Results come back as jobs finish; the callers put them in a fixed order.
+settings travel with the jobs. Results come back as jobs finish; the callers put them in a fixed order. The
+actors run with this process's OMP_NUM_THREADS (Ray would set 1), so Whisper decodes as in a serial run; on a
+cluster whose nodes differ in cores, set OMP_NUM_THREADS for the same transcripts everywhere.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ class RayEngine:
 
     def _pool(self, n: int) -> list[Any]:
         while len(self.actors) < min(n, self.workers):
-            self.actors.append(self._actor.remote())
+            self.actors.append(self._actor.remote(os.environ.get("OMP_NUM_THREADS")))
         return self.actors[:max(1, min(n, self.workers))]
 
     def map(self, method: str, items: Iterable[Any]) -> Iterator[tuple[Any, bool, Any]]:
@@ -66,7 +68,7 @@ class RayEngine:
             except Exception as e:  # noqa: BLE001  (the actor died: report the job, start a fresh actor)
                 ok, payload = False, f"{getattr(item, 'source', None) or getattr(item, 'character', '?')}: " \
                                      f"the Ray worker died ({type(e).__name__})"
-                self.actors[self.actors.index(actor)] = actor = self._actor.remote()
+                self.actors[self.actors.index(actor)] = actor = self._actor.remote(os.environ.get("OMP_NUM_THREADS"))
             free.append(actor)
             yield item, ok, payload
 

@@ -61,8 +61,8 @@ def on_ray_cache(tmp_path_factory):
 
 
 def test_serial_and_ray_builds_are_byte_identical(local_ray, on_ray_cache, tmp_path, monkeypatch):
-    """OMP_NUM_THREADS unset, as in a shell: Whisper then picks its own thread count in both builds (Ray sets 1 in
-    its workers unless the engine hands them the driver's setting; the transcripts differ with the count)."""
+    """OMP_NUM_THREADS unset, as in a shell: a serial Whisper then uses CTranslate2's default thread count, and
+    Ray (which sets 1 in its workers) must be told the same, or the transcripts differ."""
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     serial, on_ray = _make(tmp_path / "serial"), _make(tmp_path / "ray")
     r = _build(serial, monkeypatch, "--engine", "local")

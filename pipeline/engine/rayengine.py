@@ -4,8 +4,8 @@ Without an address (and no RAY_ADDRESS) Ray starts in this process (`ray.init(nu
 engine; with one it joins that cluster, whose nodes must see the project and cache folders at the same paths (a
 shared file system) and have their own secrets (OPENAI_API_KEY) in their environment: only the non-secret
 settings travel with the jobs. Results come back as jobs finish; the callers put them in a fixed order. The
-actors run with this process's OMP_NUM_THREADS (Ray would set 1), so Whisper decodes as in a serial run; on a
-cluster whose nodes differ in cores, set OMP_NUM_THREADS for the same transcripts everywhere.
+actors run with this process's OMP_NUM_THREADS (Ray would set 1), so Whisper decodes as in a serial run; set
+OMP_NUM_THREADS for the same transcripts on machines whose core counts differ.
 """
 
 from __future__ import annotations
@@ -45,12 +45,16 @@ class RayEngine:
                 ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or cpus, cpus))
-        self._actor = ray.remote(num_cpus=1)(Worker)
+        # Whisper's transcripts depend on its thread count, and Ray gives a worker OMP_NUM_THREADS=1 unless its
+        # environment sets one: the actors get this process's, or CTranslate2's own default (4) when it is unset,
+        # which is what a serial run uses.
+        omp = os.environ.get("OMP_NUM_THREADS") or "4"
+        self._actor = ray.remote(num_cpus=1, runtime_env={"env_vars": {"OMP_NUM_THREADS": omp}})(Worker)
         self.actors: list[Any] = []
 
     def _pool(self, n: int) -> list[Any]:
         while len(self.actors) < min(n, self.workers):
-            self.actors.append(self._actor.remote(os.environ.get("OMP_NUM_THREADS")))
+            self.actors.append(self._actor.remote())
         return self.actors[:max(1, min(n, self.workers))]
 
     def map(self, method: str, items: Iterable[Any]) -> Iterator[tuple[Any, bool, Any]]:
@@ -68,7 +72,7 @@ class RayEngine:
             except Exception as e:  # noqa: BLE001  (the actor died: report the job, start a fresh actor)
                 ok, payload = False, f"{getattr(item, 'source', None) or getattr(item, 'character', '?')}: " \
                                      f"the Ray worker died ({type(e).__name__})"
-                self.actors[self.actors.index(actor)] = actor = self._actor.remote(os.environ.get("OMP_NUM_THREADS"))
+                self.actors[self.actors.index(actor)] = actor = self._actor.remote()
             free.append(actor)
             yield item, ok, payload
 

@@ -45,18 +45,8 @@ def _where(item: Any) -> str:
     return str(getattr(item, "source", "")) or f"character {getattr(item, 'character', '?')}"
 
 
-_KEEP = object()
-
-
 class Worker:
-    def __init__(self, omp_threads: Any = _KEEP):
-        """`omp_threads`: the OMP_NUM_THREADS of the process that started the job (None: unset), restored here
-        before any model loads. Whisper's transcripts depend on its thread count (CTranslate2 reads it at load),
-        and Ray sets OMP_NUM_THREADS=1 in its workers: without this a Ray build would not match a serial one."""
-        if omp_threads is None:
-            os.environ.pop("OMP_NUM_THREADS", None)
-        elif omp_threads is not _KEEP:
-            os.environ["OMP_NUM_THREADS"] = str(omp_threads)
+    def __init__(self):
         self._models: dict[str, Any] = {}
         self._embedders: dict[str, Any] = {}
 

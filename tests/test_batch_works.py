@@ -164,3 +164,16 @@ def test_a_killed_batch_resumes_from_the_per_file_cache(proj, tmp_path):
     assert r.returncode == 0, r.stderr
     assert len(done()) == 3 and all(p.stat().st_mtime_ns == t for p, t in first.items())
     assert (proj / "data/lines/season.jsonl").read_bytes() == expected
+
+
+def test_the_local_engine_never_imports_ray(proj):
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from typer.testing import CliRunner; import pipeline.cli; from pipeline.cli_app import app; "
+            "r = CliRunner().invoke(app, ['build-lines', 'shelf']); print(r.exit_code, 'ray' in sys.modules)")
+    env = dict(os.environ, ROLECORPUS_ROOT=str(proj), ROLECORPUS_CACHE=str(proj / ".cache"),
+               PYTHONPATH=str(samples.REPO))
+    p = subprocess.run([sys.executable, "-c", code], cwd=proj, env=env, capture_output=True, text=True, timeout=300)
+    assert p.stdout.split() == ["0", "False"], p.stdout + p.stderr

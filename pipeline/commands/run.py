@@ -52,11 +52,13 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     metrics_file = metrics_path(project, kind, work)
     extractor = extractor or get_extractor(kind)()
     opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options), prefix=None)
+    settings = load_settings(project.pipeline_yaml)
+    characters = load_characters(project.configs)
     for folder in (Path(output).parent, project.metrics):
         clean_orphans(folder)  # temp files a killed earlier run left beside its outputs
     staging = project.metrics / f".staging.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"  # made only if used
     had_metrics = project.metrics.exists()
-    ctx = make_context(project, opts, models, staging, log)
+    ctx = make_context(project, opts, models, staging, log, settings, characters)
     try:
         lines = list(extractor.extract(Path(source), work, ctx))
         write_lines(output, lines)
@@ -76,10 +78,11 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
 
 
 def make_context(project: Project, opts: BaseModel, models, staging: Path | None,
-                 log: Callable[[str], None] = _stderr) -> ExtractContext:
-    """The context an extractor runs in: the project's characters and settings, the models (built lazily)."""
-    settings = load_settings(project.pipeline_yaml)
-    characters = load_characters(project.configs)
+                 log: Callable[[str], None] = _stderr, settings=None, characters=None) -> ExtractContext:
+    """The context an extractor runs in: the project's characters and settings (loaded unless given), the models
+    (built lazily)."""
+    settings = settings or load_settings(project.pipeline_yaml)
+    characters = load_characters(project.configs) if characters is None else characters
     return ExtractContext(
         options=opts, resolver=AliasResolver(characters), characters=characters,
         models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,

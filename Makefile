@@ -5,6 +5,9 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 APT_PACKAGES := ffmpeg espeak-ng sox git
+# the studio's browser tests: Debian's chromium (Playwright drives /usr/bin/chromium; its own download is not
+# reachable) and a CJK font so Chinese names and 「」 render in the screenshots
+APT_PACKAGES += chromium fonts-wqy-zenhei
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 

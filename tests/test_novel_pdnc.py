@@ -77,3 +77,15 @@ def test_gold_characters_read(pdnc):
     assert chars[0].id in ("elizabeth", "mr_darcy", "mrs_bennet")  # major characters first
     styles = {c.id: c for c in pdnc_mod.load_characters(pdnc / "TheMysteriousAffairAtStyles")}
     assert styles["mr_hastings"].narrator and "Narr" not in styles["mr_hastings"].aliases
+
+
+def test_line_truth_gives_every_part_of_a_split_quotation_its_speaker(scores, pdnc):
+    """Story purity counts a character's line as theirs by `line_truth`: every line overlapping a gold quotation
+    gets its speaker (not only the one line `match` pairs with it), and agrees with `match` where both speak."""
+    book, _, lines = scores
+    gold = pdnc_mod.load_quotes(pdnc / book)
+    truth = evaluate.line_truth(gold, lines)
+    paired = {ln.index: g.speaker for g, ln in zip(gold, evaluate.match(gold, lines)) if ln is not None}
+    assert len(truth) >= len(paired)
+    agree = sum(truth[i] == s for i, s in paired.items() if i in truth)
+    assert agree >= 0.99 * len(paired), (book, agree, len(paired))

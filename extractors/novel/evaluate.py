@@ -52,6 +52,29 @@ def match(gold: list[GoldQuote], lines: list[Line]) -> list[Line | None]:
     return out
 
 
+def line_truth(gold: list[GoldQuote], lines: list[Line]) -> dict[int, str]:
+    """For each dialogue line (by index), the gold speaker of the quotation overlapping it most. Unlike `match`
+    (one line per quotation), every part of a quotation the extractor split into several lines gets its speaker;
+    a line that overlaps no gold quotation (a letter heading, a quoted title) has none."""
+    spans = sorted((s, e, g.speaker) for g in gold for s, e in g.spans)
+    starts = [s for s, _, _ in spans]
+    out: dict[int, str] = {}
+    for ln in lines:
+        if ln.kind != "dialogue":
+            continue
+        overlap: Counter = Counter()
+        for ls, le in _line_spans(ln):
+            j = bisect.bisect_left(starts, le) - 1
+            while j >= 0 and spans[j][0] >= ls - 20000:
+                s, e, who = spans[j]
+                if min(e, le) > max(s, ls):
+                    overlap[who] += min(e, le) - max(s, ls)
+                j -= 1
+        if overlap:
+            out[ln.index] = overlap.most_common(1)[0][0]
+    return out
+
+
 def _block(rows: list[tuple[str, str | None]]) -> dict:
     n = len(rows)
     att = sum(1 for _, p in rows if p is not None)

@@ -23,13 +23,10 @@ from functools import partial
 from tenacity import Retrying, retry_if_exception_type
 
 from ..errors import InputError
+from ..llm_client import CallTimeout, call_within, message_text, transient_errors  # noqa: F401 (re-exported)
 from .llm_cache import AnswerCache, cache_key
 from .llm_chunks import Chunk, count_tokens
 from .llm_schema import SCHEMA_ID
-
-
-class CallTimeout(TimeoutError):
-    """The model did not answer within `timeout` seconds."""
 
 
 class Malformed(Exception):
@@ -40,24 +37,6 @@ class Malformed(Exception):
         self.raw = raw
 
 
-def transient_errors() -> tuple[type[BaseException], ...]:
-    """Errors worth waiting out: timeouts, connection errors, rate limits, server errors."""
-    errs: list[type[BaseException]] = [TimeoutError, ConnectionError]
-    try:
-        import openai
-
-        errs += [openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError, openai.InternalServerError]
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        import httpx
-
-        errs += [httpx.TimeoutException, httpx.NetworkError]
-    except ImportError:  # pragma: no cover
-        pass
-    return tuple(errs)
-
-
 def model_name(llm) -> str:
     """The model's name for the cache key (class name for models that have none)."""
     for attr in ("model_name", "model", "model_id"):
@@ -65,37 +44,6 @@ def model_name(llm) -> str:
         if isinstance(v, str) and v:
             return v
     return type(llm).__name__
-
-
-def call_within(fn, timeout: float | None):
-    """fn() in a daemon thread; CallTimeout if it has not returned after `timeout` seconds."""
-    if not timeout:
-        return fn()
-    box: dict = {}
-
-    def run():
-        try:
-            box["value"] = fn()
-        except BaseException as e:  # handed to the caller
-            box["error"] = e
-
-    t = threading.Thread(target=run, daemon=True, name="llm-call")
-    t.start()
-    t.join(timeout)
-    if t.is_alive():
-        raise CallTimeout(f"no answer within {timeout:g} s")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-def message_text(msg) -> str:
-    content = getattr(msg, "content", msg)
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content if b)
-    return str(content)
 
 
 @dataclass

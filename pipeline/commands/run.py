@@ -25,6 +25,7 @@ from extractors.registry import get_extractor
 
 from ..models import PipelineModels
 from ..paths import Project
+from ..review import apply_review_file, review_path
 from ..settings import load_settings, validate_model
 
 
@@ -61,6 +62,9 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     ctx = make_context(project, opts, models, staging, log, settings, characters)
     try:
         lines = list(extractor.extract(Path(source), work, ctx))
+        review = review_path(project.root, settings.sources, work)  # a person's decisions (pipeline/review.py)
+        if reviewed := apply_review_file(review, lines, set(characters)):
+            log(f"{work}: {reviewed} line(s) set by {review} (evidence manual)")
         write_lines(output, lines)
         metrics = ctx.metrics or line_counts(lines)
         _publish(staging, project.metrics)

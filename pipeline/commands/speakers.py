@@ -135,8 +135,15 @@ def apply(
 
         if labels.exists():
             read_labels(labels, _resolver())
+    from extractors.records import read_lines
+
+    from ..review import record_sheet
+
+    original = read_lines(lines)
     changed, new_labels = apply_review(review_csv, lines, _resolver(), media_of if labels is not None else None)
-    msg = f"{lines}: {changed} line(s) corrected"
+    settings = load_settings(Project.current().pipeline_yaml)  # the answers also go to the work's review file
+    saved = record_sheet(Project.current().root, settings.sources, settings.works, review_csv, original, _resolver())
+    msg = f"{lines}: {changed} line(s) corrected" + "".join(f"; decisions saved in {p}" for p in saved)
     if labels is not None:
         if new_labels:
             append_labels(labels, new_labels)

@@ -1,0 +1,36 @@
+"""The LLM client of the stages after the package (profile, synth, annotate, eval chat), built from settings.
+
+`client_for` reads `llm:` of configs/pipeline.yaml (model, temperature, timeout, retries, rate, concurrency) and the
+endpoint from the environment (OPENAI_BASE_URL / OPENAI_API_KEY; ROLECORPUS_LLM_MODEL overrides the model). With no
+endpoint configured it is a one-line InputError, before any work is done. Metrics: `llm_metrics_path`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from extractors.errors import InputError
+from extractors.ids import check_id
+from extractors.llm import llm_configured, llm_model_name
+from extractors.llm_client import LLMClient
+
+from .paths import Project
+from .settings import Settings
+
+
+def client_for(project: Project, settings: Settings, *, temperature: float | None = None,
+               chat_model=None) -> LLMClient:
+    """The one client for an LLM stage; `chat_model` replaces the endpoint's model (tests, plugins)."""
+    if chat_model is None and not llm_configured():
+        raise InputError("no LLM configured: set OPENAI_BASE_URL and/or OPENAI_API_KEY "
+                         "(and ROLECORPUS_LLM_MODEL) in the environment")
+    cfg = settings.llm
+    return LLMClient(project.cache, model=llm_model_name(cfg.model), chat_model=chat_model,
+                     temperature=cfg.temperature if temperature is None else temperature, timeout=cfg.timeout,
+                     max_retries=cfg.max_retries, requests_per_minute=cfg.requests_per_minute,
+                     concurrency=cfg.concurrency)
+
+
+def llm_metrics_path(project: Project, stage: str, cid: str) -> Path:
+    """`metrics/llm_<stage>_<ID>.json`: what one LLM stage paid for one character (declared in dvc.yaml)."""
+    return project.metrics / f"llm_{check_id(stage, 'stage')}_{check_id(cid, 'character id')}.json"

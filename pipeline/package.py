@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -103,7 +104,9 @@ def build_package(out_dir: str | Path, ch: Character, stories: list[Story], vect
                 f"{ch.id}.jsonl": _sha(role_path.read_bytes()),
                 "stories": _sha(json.dumps(story_hashes, sort_keys=True).encode()),
             },
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            # SOURCE_DATE_EPOCH (reproducible builds): a fixed date, so two builds of one corpus are byte-identical
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(os.environ["SOURCE_DATE_EPOCH"])
+                                                                       if os.environ.get("SOURCE_DATE_EPOCH") else None)),
         }
         if profile:
             manifest["profile"] = {"file": f"configs/profiles/{ch.id}.md", "sha256": _sha(profile.encode("utf-8"))}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal, Optional, Union
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
@@ -97,6 +97,17 @@ class WorkSpec(Section):
     kind: str
     input: str
     options: dict[str, Any] = Field(default_factory=dict)
+    # A batch work (pipeline/batch.py): `input` a folder, `files` the pattern of its files ("*.mkv", "**/*.txt");
+    # every file is extracted on its own into the one lines file (tv: subtitles beside each episode by name).
+    files: Optional[str] = None
+
+    @field_validator("input")
+    @classmethod
+    def _not_a_glob(cls, v: str) -> str:
+        if any(c in v for c in "*?["):
+            raise ValueError(f"{v!r} is a pattern, and a DVC dependency must be a path: give the folder as input and "
+                             "the pattern as files (input: data/raw/season1, files: '*.mkv')")
+        return v
 
     @field_validator("kind")
     @classmethod

@@ -42,7 +42,8 @@ def test_extract_commands_are_generated_from_the_options_models():
     commands = {c.name: c for c in extract_app.registered_commands}
     for kind in BUILTIN:
         params = list(inspect.signature(commands[kind].callback).parameters)
-        assert params == ["source", "work", "output", *get_extractor(kind).Options.model_fields]
+        assert params == ["source", "work", "output", "engine", "address", "workers", "partial",  # batches (i12)
+                          *get_extractor(kind).Options.model_fields]
 
 
 class MangaOptions(ExtractOptions):

@@ -1,18 +1,23 @@
 """`rolecorpus build-lines WORK`: run the extractor a work's entry in configs/pipeline.yaml names.
 
 This is what the DVC `lines` stage calls: it reads `works.<WORK>` (kind, input, options), resolves the paths
-in the options against the project root, and calls the generic `run_extract` directly (no argv round trip).
+in the options against the project root, and calls the generic `run_extract` directly (no argv round trip);
+a batch work (a folder of files) or `--engine ray` goes through pipeline/batch.py. `rolecorpus build` builds
+every work and character in one job, on either engine (pipeline/engine/job.py).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Optional
 
 import typer
 
 from extractors.errors import InputError
 from extractors.ids import check_id
 
+from ..batch import is_batch
 from ..cli_app import app, one_line_errors
 from ..paths import Project
 from ..settings import load_settings
@@ -25,10 +30,21 @@ def _rooted(project: Project, opts):
     return opts.model_copy(update=paths) if paths else opts
 
 
+ENGINE_HELP = "local: one file after another in this process (default); ray: fan out over Ray (models load once per worker)."
+ADDRESS_HELP = "Ray cluster to join (default: RAY_ADDRESS, else Ray starts in this process)."
+WORKERS_HELP = "Ray workers (actors); 0 = one per CPU."
+PARTIAL_HELP = "When files of a batch fail, still write the lines of the others (and exit 1)."
+
+
 @app.command("build-lines")
 @one_line_errors
-def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:` in configs/pipeline.yaml.")) -> None:
-    """Extract the lines of one configured work (the DVC `lines` stage)."""
+def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:` in configs/pipeline.yaml."),
+                engine: str = typer.Option("local", "--engine", help=ENGINE_HELP),
+                address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+                workers: int = typer.Option(0, "--workers", min=0, help=WORKERS_HELP),
+                partial: bool = typer.Option(False, "--partial", help=PARTIAL_HELP)) -> None:
+    """Extract the lines of one configured work (the DVC `lines` stage). A work whose input is a folder (files:
+    a pattern in it) is a batch: every file is extracted on its own, and failed files are named at the end."""
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
     if work not in settings.works:
@@ -37,4 +53,42 @@ def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:`
     check_id(work, "work id", project.pipeline_yaml)
     spec = settings.works[work]
     opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
-    run_extract(spec.kind, project.root / spec.input, work, project.lines(work), opts, project)
+    source = project.root / spec.input
+    if engine == "local" and not is_batch(source, spec.files):
+        run_extract(spec.kind, source, work, project.lines(work), opts, project)
+        return
+    run_batch(spec.kind, source, work, project.lines(work), opts, project, engine, address, workers, spec.files,
+              partial)
+
+
+def run_batch(kind: str, source: Path, work: str, output: Path, opts, project: Project, engine: str,
+              address: Optional[str], workers: int, files: Optional[str], partial: bool) -> None:
+    """Extract a work (a batch, or one file on Ray); failed files end it with exit 2 (with `partial`: 1)."""
+    from ..batch import BatchFailed, extract_batch
+    from ..engine import make_engine
+
+    with make_engine(engine, address, workers) as eng:
+        try:
+            extract_batch(kind, source, work, output, opts, project, eng, files, partial)
+        except BatchFailed as e:
+            if not partial:
+                raise
+            print(f"error: {e}", file=sys.stderr)
+            sys.exit(1)
+
+
+@app.command("build")
+@one_line_errors
+def build(engine: str = typer.Option("local", "--engine", help=ENGINE_HELP),
+          address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+          workers: int = typer.Option(0, "--workers", min=0, help=WORKERS_HELP)) -> None:
+    """Build everything configured in configs/pipeline.yaml: the lines of every work, then every character's
+    stories, vectors and package, at the paths `dvc repro` writes (`dvc commit` then records them). With
+    --engine ray the files of all works, then the characters, run in parallel on Ray. A failed file or character
+    does not stop the others: they are all named at the end (exit 2); a rerun redoes only what is missing."""
+    from ..engine import make_engine
+    from ..engine.job import build_all
+
+    project = Project.current()
+    with make_engine(engine, address, workers) as eng:
+        build_all(project, eng)

@@ -79,6 +79,14 @@ def embed(
     stories = read_stories(project.stories(ch.id))
     cache = VectorCache(project.cache / "vectors")
     emb = CachedEmbedder(make_embedder(settings), cache, batch=settings["batch"])
+    typer.echo(embed_stories(project, ch.id, stories, emb, settings["backend"]))
+
+
+def embed_stories(project: Project, cid: str, stories: list, emb: CachedEmbedder, backend: str) -> str:
+    """Embed the stories with `emb` and write data/embeddings/ID.npz; the one-line report (also used by the
+    engines of pipeline/engine, whose workers keep one embedder for every character they embed)."""
+    cache = emb.cache
+    cache.hits = cache.misses = 0
     try:
         vecs = emb.encode([s.text for s in stories], progress=sys.stderr.isatty())  # no bar in a log or pipe
     except Exception as e:  # noqa: BLE001  (an endpoint's errors: one line, class and status only, never its text)
@@ -89,11 +97,24 @@ def embed(
                          + "); nothing was written") from None
     finally:
         cache.close()
-    meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": settings["backend"]}
-    out = project.embeddings(ch.id)
+    meta = {"model": emb.name, "dim": int(vecs.shape[1]), "normalized": emb.normalized, "backend": backend}
+    out = project.embeddings(cid)
     with atomic_open(out, "wb") as fh:
-        np.savez(fh, vectors=vecs, ids=np.array([s.id for s in stories]), meta=np.array(json.dumps(meta)))
-    typer.echo(f"{ch.id}: {len(stories)} vectors ({emb.name}, {vecs.shape[1]}-d; cache hits {cache.hits}, new {cache.misses}) -> {out}")
+        save_npz(fh, vectors=vecs, ids=np.array([s.id for s in stories]), meta=np.array(json.dumps(meta)))
+    return f"{cid}: {len(stories)} vectors ({emb.name}, {vecs.shape[1]}-d; cache hits {cache.hits}, new {cache.misses}) -> {out}"
+
+
+def save_npz(fh, **arrays) -> None:
+    """`np.savez`, but every member dated 1980-01-01 (numpy stamps the time of writing), so the same vectors
+    are the same bytes whenever and by whichever engine they are written (DVC sees no change)."""
+    import zipfile
+
+    from numpy.lib import format as npy_format
+
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, arr in arrays.items():
+            with zf.open(zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), "w", force_zip64=True) as f:
+                npy_format.write_array(f, np.asanyarray(arr), allow_pickle=False)
 
 
 @app.command("package")

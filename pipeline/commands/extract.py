@@ -1,20 +1,28 @@
 """`rolecorpus extract KIND SOURCE --work W -o OUT [options]`: one command per registered source kind, each
 generated from the kind's `Options` model (a field `foo_bar` is the flag `--foo-bar`, its description the help),
-all running through the one function `run.run_extract`.
+all running through the one function `run.run_extract` (a glob or folder SOURCE, or `--engine ray`, through
+pipeline/batch.py first).
 """
 
 from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import typer
 
 from extractors.registry import get_extractor, kinds
 
+from ..batch import is_batch
 from ..cli_app import extract_app, one_line_errors
+from ..paths import Project
+from ..settings import validate_model
+from .build import ADDRESS_HELP, ENGINE_HELP, PARTIAL_HELP, WORKERS_HELP, run_batch
 from .run import run_extract
+
+BATCH_HELP = (" A folder or a quoted glob (\"S01/*.mkv\") is a batch: every file is extracted on its own into the one"
+              " lines file (tv: subtitles beside each episode by name, none = Whisper).")
 
 
 def _option_param(name: str, field) -> inspect.Parameter:
@@ -28,18 +36,28 @@ def make_command(kind: str) -> Callable:
     """The `extract KIND` command: SOURCE, --work, -o/--output, then one option per field of the kind's Options."""
     ext = get_extractor(kind)
 
-    def command(source: Path, work: str, output: Path, **options: Any) -> None:
-        run_extract(kind, source, work, output, options)
+    def command(source: Path, work: str, output: Path, engine: str = "local", address: Optional[str] = None,
+                workers: int = 0, partial: bool = False, **options: Any) -> None:
+        if engine == "local" and not is_batch(source):
+            run_extract(kind, source, work, output, options)
+            return
+        opts = validate_model(ext.Options, options, prefix=None)
+        run_batch(kind, source, work, output, opts, Project.current(), engine, address, workers, None, partial)
 
     common = [
         inspect.Parameter("source", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Path,
-                          default=typer.Argument(..., metavar="SOURCE", help=ext.source_help)),
+                          default=typer.Argument(..., metavar="SOURCE", help=ext.source_help + BATCH_HELP)),
         inspect.Parameter("work", inspect.Parameter.KEYWORD_ONLY, annotation=str,
                           default=typer.Option(..., "--work", help="Work id written into every line record.")),
         inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, annotation=Path,
                           default=typer.Option(..., "-o", "--output", help="Where to write the lines (JSON Lines).")),
     ]
-    fields = [_option_param(n, f) for n, f in ext.Options.model_fields.items()]
+    batch = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=ann, default=default) for name, ann, default in (
+        ("engine", str, typer.Option("local", "--engine", help=ENGINE_HELP)),
+        ("address", Optional[str], typer.Option(None, "--address", help=ADDRESS_HELP)),
+        ("workers", int, typer.Option(0, "--workers", min=0, help=WORKERS_HELP)),
+        ("partial", bool, typer.Option(False, "--partial", help=PARTIAL_HELP)))]
+    fields = batch + [_option_param(n, f) for n, f in ext.Options.model_fields.items()]
     command.__signature__ = inspect.Signature(common + fields)
     command.__name__ = f"extract_{kind}"
     command.__doc__ = inspect.cleandoc(ext.__doc__ or f"Turn a {kind} source into line records.")

@@ -41,15 +41,17 @@ def metrics_path(project: Project, kind: str, work: str) -> Path:
 
 
 def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseModel | Mapping[str, Any],
-                project: Project | None = None, models=None, log: Callable[[str], None] = _stderr) -> list[Line]:
-    """Extract the lines of one source with the `kind` extractor and write them (nothing is written on error)."""
+                project: Project | None = None, models=None, log: Callable[[str], None] = _stderr,
+                extractor=None) -> list[Line]:
+    """Extract the lines of one source with the `kind` extractor and write them (nothing is written on error).
+    `extractor`: one already made (a batch work hands in `pipeline.batch.BatchExtractor`); default the kind's."""
     project = project or Project.current()
     check_id(work, "--work")
     check_output(output, "-o")
     if Path(output).resolve() == Path(source).resolve():
         raise InputError("-o is the source itself; writing would destroy it", output)
     metrics_file = metrics_path(project, kind, work)
-    extractor = get_extractor(kind)()
+    extractor = extractor or get_extractor(kind)()
     opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options), prefix=None)
     settings = load_settings(project.pipeline_yaml)
     characters = load_characters(project.configs)
@@ -57,11 +59,7 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
         clean_orphans(folder)  # temp files a killed earlier run left beside its outputs
     staging = project.metrics / f".staging.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"  # made only if used
     had_metrics = project.metrics.exists()
-    ctx = ExtractContext(
-        options=opts, resolver=AliasResolver(characters), characters=characters,
-        models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,
-        settings={"speakers": settings.speakers.model_dump(exclude_unset=True)},
-        metrics_dir=staging, log=log)
+    ctx = make_context(project, opts, models, staging, log, settings, characters)
     try:
         lines = list(extractor.extract(Path(source), work, ctx))
         review = review_path(project.root, settings.sources, work)  # a person's decisions (pipeline/review.py)
@@ -81,6 +79,19 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     else:
         log(report)
     return lines
+
+
+def make_context(project: Project, opts: BaseModel, models, staging: Path | None,
+                 log: Callable[[str], None] = _stderr, settings=None, characters=None) -> ExtractContext:
+    """The context an extractor runs in: the project's characters and settings (loaded unless given), the models
+    (built lazily)."""
+    settings = settings or load_settings(project.pipeline_yaml)
+    characters = load_characters(project.configs) if characters is None else characters
+    return ExtractContext(
+        options=opts, resolver=AliasResolver(characters), characters=characters,
+        models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,
+        settings={"speakers": settings.speakers.model_dump(exclude_unset=True)},
+        metrics_dir=staging, log=log)
 
 
 def _publish(staging: Path, metrics_dir: Path) -> None:

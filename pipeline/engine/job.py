@@ -1,0 +1,86 @@
+"""`rolecorpus build`: the whole project in one job on one engine, writing exactly the files `dvc repro` writes.
+
+The voice models of `voices:` first (in this process: a few labelled lines each), then the lines (every file of
+every work, all at once, so a season and a shelf share the workers), then per
+character segment -> embed -> package, each step fanned out over the characters whose earlier steps succeeded.
+Failures are collected and named at the end; whatever succeeded is written (a work only when all its files did).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from extractors.errors import InputError
+
+from ..batch import BatchFailed, gather, plan_work, write_work
+from ..paths import Project
+from ..settings import load_settings
+from .worker import CharacterJob
+
+STEPS = ("segment", "embed", "package")
+
+
+def _plans(project: Project, settings) -> tuple[list, dict[str, str]]:
+    from ..commands.build import _rooted
+
+    plans, errors = [], {}
+    for work, spec in settings.works.items():
+        try:
+            opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
+            plans.append(plan_work(project, spec.kind, project.root / spec.input, work, project.lines(work), opts,
+                                   spec.files))
+        except InputError as e:
+            errors[f"work {work}"] = str(e)
+    return plans, errors
+
+
+def _voices(project: Project, settings) -> dict[str, str]:
+    """Train the voice models (`rolecorpus speakers train`, as stage voices@ID) the tv works' options name."""
+    from ..commands.speakers import train
+
+    errors = {}
+    for vid, spec in settings.voices.items():
+        try:
+            train(labels=project.root / spec.labels, out=project.root / settings.sources / "speakers" / vid,
+                  media=None, threads=0)
+        except InputError as e:
+            errors[f"voices {vid}"] = str(e)
+    return errors
+
+
+def build_all(project: Project, engine) -> None:
+    """Build every configured work and character on `engine`; BatchFailed names what failed."""
+    from tqdm import tqdm
+
+    settings = load_settings(project.pipeline_yaml)
+    errors = _voices(project, settings)
+    plans, plan_errors = _plans(project, settings)
+    errors.update(plan_errors)
+    results, file_errors = gather(plans, engine, project)
+    errors.update(file_errors)
+    built = set()
+    for plan in plans:
+        if all(j.key in results for j in plan.jobs):
+            write_work(plan, results, project)
+            built.add(plan.work)
+    embed = settings.embed.model_dump()
+    jobs = [CharacterJob(str(project.root), str(project.cache), cid, embed)
+            for cid, spec in settings.characters.items() if set(spec.works()) <= built]
+    for cid, spec in settings.characters.items():
+        if not set(spec.works()) <= built:
+            errors[f"character {cid}"] = f"not built: work(s) {', '.join(sorted(set(spec.works()) - built))} failed"
+    for step in STEPS:
+        ok_jobs = []
+        bar = tqdm(total=len(jobs), desc=step, unit="character", file=sys.stderr, disable=None)
+        for job, ok, payload in engine.map(step, jobs):
+            bar.update(1)
+            if ok:
+                ok_jobs.append(job)
+                bar.write(payload, file=sys.stdout)
+            else:
+                errors[f"character {job.character}"] = payload
+                bar.write(f"failed: {payload}", file=sys.stderr)
+        bar.close()
+        jobs = sorted(ok_jobs, key=lambda j: j.character)
+    if errors:
+        raise BatchFailed(f"{len(errors)} failed: {'; '.join(f'{k}: {v}' if k not in v else v for k, v in sorted(errors.items()))}")

@@ -26,6 +26,7 @@ def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_p
     cfg["embed"].update(backend="openai", model="fake-embed")
     cfg["profile"]["characters"] = ["rosalind"]
     cfg["emotions"]["characters"] = ["rosalind"]
+    cfg["eval_chat"]["characters"] = []  # eval@ID would rerun after the profile edit below (tested in test_dvc_pipeline)
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     server = FakeLLMServer()
     for k, v in server.env().items():

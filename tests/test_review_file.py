@@ -119,8 +119,8 @@ def test_dvc_repro_after_a_review_rebuilds_only_the_reviewed_works_characters(tm
     the sources folder), but only rosalind's stories change and are rebuilt; jaques (another work) is untouched."""
     files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     for f in files:
-        if f.startswith(("configs/", "data/samples/asyoulik", "data/samples/jaques", ".dvc/", "extractors/",
-                         "pipeline/")) or f in ("dvc.yaml", ".dvcignore", ".gitignore"):
+        if f.startswith(("configs/", "data/samples/asyoulik", "data/samples/jaques", "data/emotions/", ".dvc/",
+                         "extractors/", "pipeline/")) or f in ("dvc.yaml", ".dvcignore", ".gitignore"):
             (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / f, tmp_path / f)
     cfg = yaml.safe_load((tmp_path / "configs/pipeline.yaml").read_text())

@@ -116,6 +116,8 @@ def iter_json_rows(path: Path) -> Iterator[tuple[int, dict]]:
         for row, data in enumerate(fh, start=1):
             try:
                 raw = data.decode("utf-8")
+                if row == 1:
+                    raw = raw.removeprefix("\ufeff")  # a UTF-8 BOM (Windows editors write one)
             except UnicodeDecodeError:
                 raise InputError("not UTF-8 text (a JSON-lines file must be UTF-8; is it binary?)", path, row) from None
             if not raw.strip():

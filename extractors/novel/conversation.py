@@ -22,6 +22,8 @@ best state is OTHER stays unattributed.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import add, sub
 from dataclasses import dataclass, field
 
 OTHER = "\x00other"
@@ -102,8 +104,7 @@ def _lse(vals: list[float]) -> float:
     m = max(vals)
     if m <= -1e8:
         return m
-    exp = math.exp
-    return m + math.log(sum([exp(v - m) for v in vals]))
+    return m + math.log(sum(map(math.exp, map(sub, vals, repeat(m)))))  # in C, the same sums in the same order
 
 
 # The transitions over (speaker k-2 = a, speaker k-1 = b, speaker k = c), states indexed, OTHER last and
@@ -147,18 +148,17 @@ def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights) -> li
         for c in range(S):
             for b, vs, plain, pos in groups:
                 if c == O:
-                    t = -0.5 if b == O else 0.0
-                    vals = [v + t for v in vs]
+                    vals = list(map(add, vs, repeat(-0.5 if b == O else 0.0)))
                 elif c == b:
-                    vals = [v + rep for v in vs]
+                    vals = list(map(add, vs, repeat(rep)))
                 else:
                     i = pos.get(c)
                     if i is None:
-                        vals = [v + t for v, t in zip(vs, plain)]
+                        vals = list(map(add, vs, plain))
                     else:
                         ts = list(plain)
                         ts[i] = 0.0
-                        vals = [v + t for v, t in zip(vs, ts)]
+                        vals = list(map(add, vs, ts))
                 f[(b, c)] = _lse(vals) + emk[c]
         fwd.append(f)
     return fwd
@@ -192,7 +192,10 @@ def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], S: int,
             else:
                 tv = list(some[b])
                 tv[a] = 0.0
-            b_[(a, b)] = _lse([x + tv[c] + em1[c] for c, x in zip(cs, xs)])
+            if len(cs) == S:  # every next pair state is there (always, after the first turn)
+                b_[(a, b)] = _lse(list(map(add, map(add, xs, tv), em1)))
+            else:
+                b_[(a, b)] = _lse([x + tv[c] + em1[c] for c, x in zip(cs, xs)])
         bwd[k] = b_
     return bwd
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -76,14 +75,15 @@ def run_one(kind: str, src: Path, project: Path) -> tuple[int, float, float, flo
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     lines = err.strip().splitlines()
+    written = sum(1 for _ in open(out, encoding="utf-8")) if out.exists() else 0
     if out.exists():
         out.unlink()
-    return proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, lines[-1] if lines else ""
+    last = lines[-1] if lines else ""
+    return proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, f"{written} lines|{last}"
 
 
 def _lines_written(message: str) -> str:
-    m = re.search(r"(\d[\d,]*) lines", message)
-    return m.group(1) if m else "-"
+    return message.split(" lines|", 1)[0]
 
 
 def main() -> None:
@@ -108,7 +108,7 @@ def main() -> None:
                 mb = src.stat().st_size / 1e6
                 code, wall, cpu, peak, last = run_one(kind, src, project)
                 src.unlink()
-                note = "" if code == 0 else f"  {last[:90]}"
+                note = "" if code == 0 else f"  {last.split('|', 1)[1][:90]}"
                 print(f"{kind:10s} {mb:6.2f} {wall:7.1f} {cpu:7.1f} {peak:8.0f} {mb / max(cpu, 1e-9):9.2f} "
                       f"{_lines_written(last) if code == 0 else '-':>9s}  {code}{note}", flush=True)
 

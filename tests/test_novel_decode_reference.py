@@ -110,3 +110,25 @@ def test_decode_equals_the_triple_loop_on_alices_exchanges(monkeypatch):
     cast = discover_cast(text, "en")
     extract_novel(path, "alice", [m.to_character("alice", "en") for m in cast], language="en", text=text)
     assert len(calls) >= 20 and all(calls)
+
+
+def test_tag_neighbours_equal_the_walk_over_the_paragraph():
+    """`_tag` finds a quote's narration bounds from per-paragraph running max/min (a one-line text is one
+    paragraph of thousands of quotes: the walk it replaced was quadratic); the bounds must be the walk's."""
+    from extractors.novel.attribution import Attributor
+    from extractors.novel.chapters import split_paragraphs
+    from extractors.novel.names import NameIndex
+    from extractors.novel.quotes import find_quotes
+
+    line = "“Hello there, Tom,” said Mary. “Good day to you, Mary,” Tom replied. She nodded. “Come,” she said. "
+    for text in ((SAMPLES / "alice29.txt").read_text(encoding="utf-8"), line * 300):
+        paras = split_paragraphs(text)
+        quotes = find_quotes(text, paras)
+        att = Attributor(text, paras, quotes, NameIndex([], "en"), "en")
+        assert len(quotes) > 500
+        for i, q in enumerate(quotes):
+            walk_end = max([paras[q.para][0]] + [quotes[j].outer[-1][1] for j in att.by_para.get(q.para, []) if j < i])
+            lp = q.paras[-1]
+            walk_start = min([paras[lp][1]] + [quotes[j].outer[0][0] for j in att.by_para.get(lp, []) if j > i])
+            assert max(paras[q.para][0], att._para_end_before(q.para, i)) == walk_end
+            assert min(paras[lp][1], att._para_start_after(lp, i)) == walk_start

@@ -461,3 +461,22 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_nothing(project, tmp_path, delay
     assert "Traceback" not in stderr + stdout
     assert not out.exists() and not list(tmp_path.rglob("*.tmp")) and not list(project.rglob("*.tmp"))
     assert snapshot(project) == before, "a file was written in the project"
+
+
+def test_bom_and_crlf_sources_lines_and_configs_are_read(tmp_path):
+    """What Windows editors write (a UTF-8 BOM, CRLF line ends) in a play, a lines file, pipeline.yaml and a
+    character file: read as the same text (a BOM on a lines file was a JSON error on row 1)."""
+    proj = tmp_path / "p"
+    _write(proj / "configs", "pipeline.yaml", b"\xef\xbb\xbfsegment:\r\n  max_tokens: 1000\r\n")
+    _write(proj / "configs" / "characters", "rosalind.yaml",
+           b"\xef\xbb\xbfname: Rosalind\r\nseries: As You Like It\r\naliases: [ROSALIND]\r\n")
+    play = _write(tmp_path, "play.txt", b"\xef\xbb\xbf" + (SAMPLES / "asyoulik.txt").read_bytes().replace(b"\n", b"\r\n"))
+    lines = tmp_path / "lines.jsonl"
+    p = run(proj, *_extract("script", play, work_id="asyoulik", out=lines))
+    assert p.returncode == 0, p.stderr
+    crlf = _write(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + lines.read_bytes().replace(b"\n", b"\r\n"))
+    p = run(proj, "segment", str(crlf), "-c", "rosalind", "-o", str(tmp_path / "stories.jsonl"))
+    assert p.returncode == 0, p.stderr
+    stories = [json.loads(r) for r in (tmp_path / "stories.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(stories) >= 20 and all(s["tokens"] <= 1000 for s in stories)
+    assert any("Rosalind:「" in s["text"] for s in stories) and not any("\ufeff" in s["text"] or "\r" in s["text"] for s in stories)

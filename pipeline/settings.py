@@ -11,10 +11,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from extractors.errors import InputError
+from extractors.yamlio import load_yaml
 from extractors.registry import get_extractor, kinds
 from extractors.tv.speaker_id import DEFAULTS as SPEAKER_DEFAULTS
 
@@ -180,11 +180,7 @@ def load_settings(path: str | Path | None) -> Settings:
     """The settings of the YAML file (every section defaulted when the file or the section is absent)."""
     if path is None or not Path(path).exists():
         return Settings()
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as e:
-        utf8 = "; configs are UTF-8" if isinstance(e, UnicodeDecodeError) else ""
-        raise InputError(f"not valid YAML ({e.__class__.__name__}{utf8})", path) from None
+    data = load_yaml(path) or {}  # UTF-8, no repeated key, no alias bomb (extractors/yamlio.py)
     if not isinstance(data, dict):
         raise InputError("expected a mapping of stage names to parameters", path)
     data = {k: ({} if v is None else v) for k, v in data.items()}

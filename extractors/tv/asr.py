@@ -72,6 +72,32 @@ def model_identity(backend: str, model: str) -> str:
 
 
 DEVICES = ("cpu", "cuda")
+AUTO_LANGUAGE = ("auto", "detect", "")
+
+
+@functools.lru_cache(maxsize=1)
+def whisper_languages() -> frozenset[str]:
+    """The language codes Whisper knows (en, zh, ja, ...), from whichever backend is installed (empty: neither)."""
+    try:
+        from faster_whisper.tokenizer import _LANGUAGE_CODES as codes
+    except ImportError:
+        try:
+            from whisper.tokenizer import LANGUAGES as codes
+        except ImportError:
+            return frozenset()
+    return frozenset(codes)
+
+
+def check_language(language: str | None) -> str | None:
+    """A Whisper language code, or None (detect) for None / 'auto'; an unknown code is an InputError."""
+    if language is None or language.strip().lower() in AUTO_LANGUAGE:
+        return None
+    code = language.strip().lower()
+    known = whisper_languages()
+    if known and code not in known:
+        raise InputError(f"--language must be 'auto' or a language code Whisper knows (en, zh, ja, ko, fr, ...; "
+                         f"{len(known)} in all), not {language!r}")
+    return code
 
 
 def _check_device(device: str) -> None:
@@ -300,6 +326,9 @@ def transcribe(
 ) -> dict:
     """Transcribe `media`: {"language", "segments": [{start, end, text, words: [{w, s, e, p}]}], "clips", ...}.
 
+    `language`: a Whisper language code (en, zh, ja, ...) both backends are told to transcribe in, or None /
+    'auto' to let Whisper detect it (the detected code is returned as "language").
+
     `options` are the decoding options (`DecodeOptions()` when None); `beam_size` overrides its beam
     size (and best-of). With `cache_dir`, the result is read from / written to
     `<cache_dir>/asr/<key>.json`, keyed by the file's content hash, backend, model and every option.
@@ -309,6 +338,7 @@ def transcribe(
     media = Path(media)
     if not media.is_file():
         raise InputError("no such media file", media)
+    language = check_language(language)
     opts = options or DecodeOptions()
     if beam_size is not None:
         opts = dataclasses.replace(opts, beam_size=beam_size, best_of=beam_size)
@@ -395,6 +425,7 @@ def transcript_to_lines(transcript: dict, work: str, source: str, unit: str, *, 
             work=work, source=source, unit=unit, index=len(lines), kind="dialogue", text=piece["text"],
             start=piece["start"], end=piece["end"],
             extra={"asr": {"backend": transcript["backend"], "model": transcript["model"],
+                           "language": transcript.get("language"),
                            "avg_logprob": round(piece.get("avg_logprob", 0.0), 4),
                            "no_speech_prob": round(piece.get("no_speech_prob", 0.0), 4)},
                    "words": piece.get("words", [])},

@@ -24,7 +24,7 @@ from extractors.ids import check_id
 
 from ..cli_app import speakers_app
 from ..paths import Project
-from ..settings import load_settings
+from ..settings import load_settings, validate_model
 
 
 def _settings() -> dict:
@@ -271,6 +271,8 @@ def discover(
     language: Optional[str] = typer.Option(None, "--language", help="Spoken language for Whisper; detected when "
                                                                     "omitted."),
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
+    asr_backend: str = typer.Option("faster-whisper", "--asr-backend", help="Whisper backend when there are no "
+                                    "subtitles: faster-whisper (the default) or openai-whisper."),
 ) -> None:
     """Embed every line of every episode (ECAPA-TDNN) and cluster the voices; sample clips and lines per voice."""
     from extractors.tv.audio import decode_audio
@@ -288,7 +290,8 @@ def discover(
     th = threads or int(st.get("threads") or 0)
     episodes, audio = [], {}
     for f in files:
-        opts = TvOptions(subtitles=_beside(f) if subtitles_beside else None, language=language, threads=th)
+        opts = validate_model(TvOptions, {"subtitles": _beside(f) if subtitles_beside else None, "language": language,
+                                          "threads": th, "asr_backend": asr_backend}, None, None)
         lines = extract_tv(f, work, opts, resolver=_resolver(), cache_dir=Project.current().cache, progress=False,
                            whisper=lambda: models.whisper(opts.asr_backend, opts.model, th))
         audio[f.resolve()] = decode_audio(f)

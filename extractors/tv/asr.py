@@ -146,6 +146,11 @@ def _load_faster(model: str, threads: int, device: str, compute_type: str):
         if p.is_file():
             raise InputError("faster-whisper needs a CTranslate2 model directory, not a file "
                              "(use --asr-backend openai-whisper for .pt checkpoints)", p)
+        from faster_whisper.utils import available_models
+
+        if not p.is_dir() and "/" not in model and model not in available_models():
+            raise InputError(f"unknown Whisper model {model!r}: pass 'base' (bundled, offline), a CTranslate2 model "
+                             f"directory, or one of {', '.join(available_models())}")
         path = model
     compute = compute_type if compute_type != "default" else ("int8" if device == "cpu" else "float16")
     try:

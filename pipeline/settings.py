@@ -111,6 +111,16 @@ class VoiceSpec(Section):
     media: str    # the media file (or folder) the labels refer to: a dep of the stage
 
 
+class SeasonSpec(Section):
+    """A season whose voices `dvc repro` discovers and names (stage season@ID): `rolecorpus speakers discover
+    EPISODES --subtitles-beside` into data/voices/ID, then `speakers name --names NAMES` trains the voice model
+    into SOURCES/speakers/ID (the folder the season's tv works name in their `speakers` option)."""
+
+    episodes: str   # a glob of the episodes (each with its subtitle file beside it)
+    names: str      # CSV `cluster,character`: the naming a person did once, replayed by every rebuild
+    media: str      # the folder of the episodes: a dep of the stage
+
+
 class CharacterSpec(Section):
     work: Union[str, list[str]]
 
@@ -139,6 +149,7 @@ class Settings(Section):
     works: dict[str, WorkSpec] = Field(default_factory=dict)
     characters: dict[str, CharacterSpec] = Field(default_factory=dict)
     voices: dict[str, VoiceSpec] = Field(default_factory=dict)
+    seasons: dict[str, SeasonSpec] = Field(default_factory=dict)
     segment: SegmentSettings = Field(default_factory=SegmentSettings)
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)

@@ -39,7 +39,7 @@ _VTT_TIME = re.compile(r"^\s*(?:(-?\d+):)?(-?\d{1,2}):(\d{1,2})\.(\d{1,3})\s*-->
 _NAME_PREFIX = re.compile(
     r"^\s*((?:[A-Z\u00C0-\u024F][\w'\u00C0-\u024F.\-]*)(?:\s+[A-Z\u00C0-\u024F][\w'\u00C0-\u024F.\-]*){0,3})"
     r"(?:\s*\((?:V\.?O\.?|O\.?S\.?|CONT'?D)\))?\s*[:：]\s*(?=\S)(.*)$", re.S)
-_CJK_NAME_PREFIX = re.compile(r"^\s*([\u4e00-\u9fff·・]{1,8})\s*[:：]\s*(?=\S)(.*)$", re.S)
+_CJK_NAME_PREFIX = re.compile(r"^\s*([\u4e00-\u9fff\u3040-\u30ff·]{1,8})\s*[:：]\s*(?=\S)(.*)$", re.S)  # + kana
 _NOT_NAMES = {"note", "warning", "subtitles", "subtitle", "translation", "translator", "caption", "captions",
               "www", "http", "https", "sync", "synced", "edited", "ps", "re", "q", "a"}
 

@@ -22,6 +22,7 @@ from pydantic.dataclasses import dataclass
 from .atomic import atomic_write_text
 from .errors import InputError
 from .ids import check_id
+from .yamlio import load_yaml
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$|^[\u4e00-\u9fff][\u4e00-\u9fff0-9_\-]*$")
 
@@ -81,14 +82,13 @@ def _problem(e: ValidationError) -> str:
 
 def load_character(path: str | Path) -> Character:
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as e:
-        utf8 = "; configs are UTF-8" if isinstance(e, UnicodeDecodeError) else ""
-        raise InputError(f"not valid YAML ({e.__class__.__name__}{utf8})", path) from None
+    data = load_yaml(path)  # UTF-8, no repeated key, no alias bomb
     if not isinstance(data, dict) or "name" not in data:
         raise InputError("character config needs at least 'name' and 'series'", path)
     data.setdefault("id", path.stem)
+    if data["id"] != path.stem:  # the id names the package folder and the stories file: one id, one file
+        raise InputError(f"id {data['id']!r} differs from the file name; a character's id is its file name "
+                         f"({path.stem!r})", path)
     data.setdefault("series", "")
     try:
         return Character(**data)
@@ -108,7 +108,23 @@ def load_characters(config_dir: str | Path) -> dict[str, Character]:
     d = Path(config_dir) / "characters"
     if not d.is_dir():
         return {}
-    return {c.id: c for c in (load_character(p) for p in sorted(d.glob("*.yaml")))}
+    chars = {c.id: c for c in (load_character(p) for p in sorted(d.glob("*.yaml")))}
+    _check_alias_collisions(chars, d)
+    return chars
+
+
+def _check_alias_collisions(chars: dict[str, Character], folder: Path) -> None:
+    """A name (id, name or alias, as matched: case and punctuation folded) that two characters of one series both
+    claim would give every line of that name to whichever file sorts first: refuse it, naming both files.
+    (Two series may each have their John.)"""
+    owner: dict[tuple[str, str], str] = {}
+    for cid, ch in chars.items():
+        for n in dict.fromkeys(normalize_name(x) for x in ch.names()):
+            key = (normalize_name(ch.series), n)
+            if n and owner.setdefault(key, cid) != cid:
+                other = owner[key]
+                raise InputError(f"the name {n!r} is also a name of {other!r} ({folder / (other + '.yaml')}) in the same "
+                                 "series; a name may belong to one character only", folder / f"{cid}.yaml")
 
 
 def get_character(config_dir: str | Path, cid: str) -> Character:

@@ -61,7 +61,12 @@ def check_output(path: str | Path, what: str = "output") -> Path:
         raise InputError(f"{what} path is empty", path)
     if p.is_dir():
         raise InputError(f"{what} is a directory, expected a file path", path)
-    parent = p.resolve().parent
+    for up in p.absolute().parents:  # the first folder on the way up that is there: a dangling link is not one
+        if os.path.lexists(up):
+            if not up.is_dir():
+                raise InputError(f"{what} folder {up} is not a directory (a file, or a link to nowhere)", path)
+            break
+    parent = Path(os.path.realpath(p)).parent  # realpath: a loop of links is no exception here
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir():

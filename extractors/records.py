@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
+from copy import deepcopy
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -38,13 +39,29 @@ class Line:
     extra: dict = field(default_factory=dict)  # extractor-specific details (offsets, guesses…)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        if not d["extra"]:
-            d.pop("extra")
+        """The row as written: every field in order (a copy, as `asdict` gives), `extra` only when it holds something."""
+        d = {name: getattr(self, name) for name in _ORDER}
+        if self.extra:
+            d["extra"] = _plain(self.extra)
         return d
 
 
+def _plain(value):
+    """What `dataclasses.asdict` makes of a field value (containers copied, dataclasses as dicts), without
+    its per-value overhead: writing a novel's lines spent most of its time there."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if type(value) is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_plain(v) for v in value]
+    if type(value) is tuple:
+        return tuple(_plain(v) for v in value)
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else deepcopy(value)
+
+
 _FIELDS = {f.name for f in fields(Line)}
+_ORDER = tuple(f.name for f in fields(Line) if f.name != "extra")
 _REQUIRED = ("work", "source", "unit", "index", "kind", "text")
 
 
@@ -99,6 +116,8 @@ def iter_json_rows(path: Path) -> Iterator[tuple[int, dict]]:
         for row, data in enumerate(fh, start=1):
             try:
                 raw = data.decode("utf-8")
+                if row == 1:
+                    raw = raw.removeprefix("\ufeff")  # a UTF-8 BOM (Windows editors write one)
             except UnicodeDecodeError:
                 raise InputError("not UTF-8 text (a JSON-lines file must be UTF-8; is it binary?)", path, row) from None
             if not raw.strip():

@@ -1,6 +1,6 @@
 """Read a text source whatever its encoding: UTF-8 (BOM or not), UTF-16, GB18030/GBK, Big5.
 
-Binary, empty or oversized (`check_size`, 16 MB by default) files are refused with an error naming the file. Line endings are normalised
+Binary, empty or oversized (`check_size`, 8 MB by default) files are refused with an error naming the file. Line endings are normalised
 to `\n`. Bytes that decode under several Chinese encodings (Big5 bytes are mostly valid
 GB18030 too) go to the one whose characters are the common characters of written Chinese.
 A saved web page that is not UTF-8 is decoded with the charset its `<meta>` declares
@@ -176,12 +176,15 @@ def _western_guess(data: bytes) -> tuple[str, str] | None:
     return best.encoding, str(best)
 
 
-DEFAULT_MAX_MB = 16.0
+DEFAULT_MAX_MB = 8.0
 
 
 def max_text_bytes() -> int:
-    """The largest text source accepted: `$ROLECORPUS_MAX_TEXT_MB` megabytes (default 16; the longest
-    novels are under 8 MB), so memory and time stay bounded by a work, not by whatever file is given."""
+    """The largest text source accepted: `$ROLECORPUS_MAX_TEXT_MB` megabytes (default 8: the longest novels are
+    under 8 MB), so memory and time stay bounded by a work, not by whatever file is given. Measured
+    (benchmarks/big_inputs.py, one core): 8 MB of English novel 27 s CPU and 219 MB; 8 MB of Chinese 13 s, 299 MB;
+    the worst text seen, 8 MB of dialogue on a single line, 29 s and 975 MB; memory grows with the lines found,
+    so 16 MB of that would pass 1 GB."""
     import os
 
     raw = os.environ.get("ROLECORPUS_MAX_TEXT_MB", "")
@@ -192,12 +195,44 @@ def max_text_bytes() -> int:
     return int(mb * 1_000_000)
 
 
-def check_size(path: str | Path) -> None:
-    """Refuse a text source larger than `max_text_bytes()` before reading a byte of it."""
-    size, limit = Path(path).stat().st_size, max_text_bytes()
+_WORK = "text than one work holds"
+
+
+def check_size(path: str | Path, limit: int | None = None, what: str = _WORK) -> None:
+    """Refuse a text source larger than `limit` (default `max_text_bytes()`) before reading a byte of it."""
+    size, limit = Path(path).stat().st_size, max_text_bytes() if limit is None else limit
     if size > limit:
-        raise InputError(f"{size / 1e6:.1f} MB is more text than one work holds (limit {limit / 1e6:g} MB); "
-                         "split it, or raise ROLECORPUS_MAX_TEXT_MB", path)
+        hint = "split it, or raise ROLECORPUS_MAX_TEXT_MB" if what == _WORK else "is it the right file?"
+        raise InputError(f"{size / 1e6:.1f} MB is more {what} (limit {limit / 1e6:g} MB); {hint}", path)
+
+
+def check_regular_file(path: str | Path, limit: int | None = None, what: str = _WORK) -> Path:
+    """The checks before reading a source: it exists, is a regular file (not a directory, a FIFO, a device such
+    as /dev/zero, a socket: reading those might never end) and is not larger than `limit`."""
+    path = Path(path)
+    try:
+        path.stat()
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except OSError as e:  # a name too long, a loop of symlinks, no permission to look
+        raise InputError(f"cannot open: {e.strerror or e}", path) from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError("the file name holds a NUL byte", repr(str(path))) from None
+    if path.is_dir():
+        raise InputError("is a directory, expected a file", path)
+    if not path.is_file():
+        raise InputError("not a regular file", path)
+    check_size(path, limit, what)
+    return path
+
+
+def read_source_bytes(path: str | Path, limit: int | None = None, what: str = _WORK) -> bytes:
+    """The bytes of a source after `check_regular_file`; an unreadable file is one `InputError`."""
+    path = check_regular_file(path, limit, what)
+    try:
+        return path.read_bytes()
+    except OSError as e:  # permission denied, an I/O error
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
 def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool = False) -> str:
@@ -207,14 +242,7 @@ def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool 
     rather than `\n`), for sources whose gold annotations count characters (PDNC novels).
     """
     path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", path)
-    if path.is_dir():
-        raise InputError("is a directory, expected a file", path)
-    if not path.is_file():  # a FIFO, a device (/dev/zero), a socket: reading could never end
-        raise InputError("not a regular file", path)
-    check_size(path)
-    data = path.read_bytes()
+    data = read_source_bytes(path)
     if not data.strip():
         raise InputError("file is empty", path)
     text = decode_bytes(data, path, encoding)

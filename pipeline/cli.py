@@ -4,25 +4,43 @@ file (secrets scrubbed) and the one line says where it is. No traceback ever rea
 
 from __future__ import annotations
 
-import logging
 import os
+import signal
 import sys
-import tempfile
-import time
-import traceback
-from pathlib import Path
 
-import typer
-from typer.core import _click as click  # typer's own click: the exceptions its parser raises
+INTERRUPTED = "interrupted: nothing half-written was kept; rerun to resume from the cache"
 
-from extractors.errors import InputError
-from extractors.llm import redact_secrets
 
-from .cli_app import app
-from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: F401  (registers commands)
-from .commands import evalchat, synth  # noqa: F401  (registers `eval chat`, `synth questions|dialogues`)
-from .commands import report, studio  # noqa: F401  (registers `rolecorpus report` and `rolecorpus studio`)
-from .commands import annotate, profile  # noqa: F401  (registers `profile`, `annotate emotions`)
+def _interrupted_while_starting(signum, frame) -> None:  # pragma: no cover  (a Ctrl-C during the imports)
+    """Ctrl-C before any command ran: nothing can be half-written yet, so leave at once, without a traceback."""
+    sys.stderr.write(INTERRUPTED + "\n")
+    sys.stderr.flush()
+    os._exit(130)
+
+
+# the imports below take a second or two: a Ctrl-C then would print a traceback of the import machinery.
+# Only when this process is the command (not when a test imports the module); SIGINT ignored stays ignored.
+if (__name__ == "__main__" or os.path.basename(sys.argv[0] or "") == "rolecorpus") \
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import logging  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import typer  # noqa: E402
+from typer.core import _click as click  # noqa: E402  # typer's own click: the exceptions its parser raises
+
+from extractors.errors import InputError  # noqa: E402
+from extractors.llm import redact_secrets  # noqa: E402
+
+from .cli_app import app  # noqa: E402
+from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: E402,F401  (registers commands)
+from .commands import evalchat, synth  # noqa: E402,F401  (registers `eval chat`, `synth questions|dialogues`)
+from .commands import report, studio  # noqa: E402,F401  (registers `rolecorpus report` and `rolecorpus studio`)
+from .commands import annotate, profile  # noqa: E402,F401  (registers `profile`, `annotate emotions`)
 
 
 def _one_line(text: str) -> str:
@@ -72,10 +90,34 @@ def _usage_error(e: click.ClickException) -> None:
     sys.exit(e.exit_code if e.exit_code else 2)
 
 
+_signalled: list[int] = []
+
+
+def _interrupt(signum, frame) -> None:
+    """SIGINT/SIGTERM while a command runs: unwind as KeyboardInterrupt, so every atomic write deletes its
+    temporary file and the staging folders go; remember it (typer turns the interrupt into `Exit(130)`)."""
+    _signalled.append(signum)
+    raise KeyboardInterrupt
+
+
+def _catch_interrupts() -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) in (signal.default_int_handler, signal.SIG_DFL, _interrupted_while_starting):
+            signal.signal(sig, _interrupt)
+
+
+def _exit_interrupted() -> None:
+    print(INTERRUPTED, file=sys.stderr)
+    sys.exit(128 + (_signalled[0] if _signalled else signal.SIGINT))
+
+
 def main() -> None:
     _notes_to_stderr()
+    _catch_interrupts()
     try:
         code = app(standalone_mode=False)
+        if _signalled:  # typer swallowed the KeyboardInterrupt into exit code 130
+            _exit_interrupted()
         if isinstance(code, int) and code:  # typer.Exit(code) from a command
             sys.exit(code)
     except click.ClickException as e:
@@ -87,8 +129,7 @@ def main() -> None:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        print("interrupted: nothing half-written was kept; rerun to resume from the cache", file=sys.stderr)
-        sys.exit(130)
+        _exit_interrupted()
     except SystemExit:
         raise
     except Exception as e:  # noqa: BLE001  (the top-level handler: one line, traceback to a log)

@@ -11,10 +11,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
 from extractors.errors import InputError
+from extractors.yamlio import load_yaml
 from extractors.registry import get_extractor, kinds
 from extractors.tv.speaker_id import DEFAULTS as SPEAKER_DEFAULTS
 
@@ -129,6 +129,16 @@ class VoiceSpec(Section):
     media: str    # the media file (or folder) the labels refer to: a dep of the stage
 
 
+class SeasonSpec(Section):
+    """A season whose voices `dvc repro` discovers and names (stage season@ID): `rolecorpus speakers discover
+    EPISODES --subtitles-beside` into data/voices/ID, then `speakers name --names NAMES` trains the voice model
+    into SOURCES/speakers/ID (the folder the season's tv works name in their `speakers` option)."""
+
+    episodes: str   # a glob of the episodes (each with its subtitle file beside it)
+    names: str      # CSV `cluster,character`: the naming a person did once, replayed by every rebuild
+    media: str      # the folder of the episodes: a dep of the stage
+
+
 class CharacterSpec(Section):
     work: Union[str, list[str]]
 
@@ -157,6 +167,7 @@ class Settings(Section):
     works: dict[str, WorkSpec] = Field(default_factory=dict)
     characters: dict[str, CharacterSpec] = Field(default_factory=dict)
     voices: dict[str, VoiceSpec] = Field(default_factory=dict)
+    seasons: dict[str, SeasonSpec] = Field(default_factory=dict)
     segment: SegmentSettings = Field(default_factory=SegmentSettings)
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)
@@ -209,11 +220,7 @@ def load_settings(path: str | Path | None) -> Settings:
     """The settings of the YAML file (every section defaulted when the file or the section is absent)."""
     if path is None or not Path(path).exists():
         return Settings()
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as e:
-        utf8 = "; configs are UTF-8" if isinstance(e, UnicodeDecodeError) else ""
-        raise InputError(f"not valid YAML ({e.__class__.__name__}{utf8})", path) from None
+    data = load_yaml(path) or {}  # UTF-8, no repeated key, no alias bomb (extractors/yamlio.py)
     if not isinstance(data, dict):
         raise InputError("expected a mapping of stage names to parameters", path)
     data = {k: ({} if v is None else v) for k, v in data.items()}

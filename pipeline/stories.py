@@ -19,7 +19,7 @@ from pathlib import Path
 from extractors.atomic import atomic_open
 from extractors.characters import AliasResolver
 from extractors.errors import InputError
-from extractors.records import Line
+from extractors.records import Line, iter_json_rows
 
 NARRATOR = "旁白"
 
@@ -72,19 +72,35 @@ def write_stories(path: str | Path, stories: list[Story]) -> None:
             fh.write(json.dumps(s.record(), ensure_ascii=False) + "\n")
 
 
+_STORY_TYPES = {"id": str, "character": str, "work": str, "source": str, "unit": str, "first_index": int,
+                "last_index": int, "tokens": int, "speakers": list, "exchanges": int, "text": str, "lines": list,
+                "solo": bool}
+
+
+def story_from_dict(d: dict, path: str | Path, row: int) -> Story:
+    """One story row, validated: missing or unknown fields and wrong types are an InputError naming the row."""
+    missing = [k for k, f in Story.__dataclass_fields__.items() if k not in d and k not in ("lines", "solo")]
+    if missing:
+        raise InputError(f"malformed story row: missing field(s) {', '.join(missing)}", path, row)
+    unknown = sorted(set(d) - set(_STORY_TYPES))
+    if unknown:
+        raise InputError(f"malformed story row: unknown field(s) {', '.join(unknown)}", path, row)
+    for k, v in d.items():
+        want = _STORY_TYPES[k]
+        if not isinstance(v, want) or (want is int and isinstance(v, bool)):
+            raise InputError(f"malformed story row: {k} must be {want.__name__}, not {type(v).__name__}", path, row)
+    if not all(isinstance(x, str) for x in d["speakers"]) or not all(isinstance(x, dict) for x in d.get("lines", [])):
+        raise InputError("malformed story row: speakers must be strings and lines objects", path, row)
+    return Story(**d)
+
+
 def read_stories(path: str | Path) -> list[Story]:
+    """The stories of a `data/stories/<id>.jsonl`; a file that is not UTF-8 JSON lines, or a malformed row, is an
+    InputError naming the file and the row."""
     path = Path(path)
     if not path.exists():
         raise InputError("no stories file; run `rolecorpus segment` first", path)
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for row, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                out.append(Story(**json.loads(raw)))
-            except (json.JSONDecodeError, TypeError) as e:
-                raise InputError(f"malformed story row ({e})", path, row) from None
+    out = [story_from_dict(d, path, row) for row, d in iter_json_rows(path)]
     if not out:
         raise InputError("stories file is empty", path)
     return out

@@ -223,7 +223,93 @@ CASES = {
                                        ["pipeline.yaml", "work id"]),
     "config-pipeline-unknown-key": (lambda w: _other_project(w, "pipeline.yaml", "segment:\n  bogus: 1\n",
                                                              ["build-lines", "x"]), ["pipeline.yaml", "bogus"]),
+    # subtitles that are not a file one can read to the end (issue 9 b)
+    "tv-subtitles-fifo": (lambda w: (os.mkfifo(w / "pipe.srt"), _tv_subs(w / "pipe.srt"))[1], ["pipe.srt", "regular"]),
+    "tv-subtitles-dev-zero": (lambda w: _tv_subs(Path("/dev/zero")), ["/dev/zero", "not a regular file"]),
+    "tv-subtitles-directory": (lambda w: _tv_subs((w / "subs.srt").mkdir() or w / "subs.srt"), ["subs.srt", "directory"]),
+    "tv-subtitles-100mb": (lambda w: _tv_subs(_sparse(w / "huge.srt", 100_000_000)), ["huge.srt", "MB", "limit 8 MB"]),
+    # stories files (issue 9 c): the error names the file and the row
+    "stories-latin1": (lambda w: _stories_project(w, _story_row(text="très").encode("latin-1")), ["x.jsonl", "row 1", "UTF-8"]),
+    "stories-bad-json": (lambda w: _stories_project(w, _story_row() + "\n{oops\n"), ["x.jsonl", "row 2", "JSON"]),
+    "stories-missing-field": (lambda w: _stories_project(w, _story_row() + "\n" + _story_row(drop="text")),
+                              ["x.jsonl", "row 2", "text"]),
+    "stories-wrong-type": (lambda w: _stories_project(w, _story_row(tokens="many")), ["x.jsonl", "row 1", "tokens"]),
+    "stories-unknown-field": (lambda w: _stories_project(w, _story_row(vector=[1])), ["x.jsonl", "row 1", "vector"]),
+    "stories-binary": (lambda w: _stories_project(w, PNG), ["x.jsonl", "row 1"]),
+    # the hunt (issue 9 e): links, configs that attack the parser, names that collide
+    "input-symlink-loop": (lambda w: ((w / "loop.txt").symlink_to(w / "loop.txt"), _extract("script", w / "loop.txt"))[1],
+                           ["loop.txt", "symbolic links"]),
+    "input-dangling-symlink": (lambda w: ((w / "gone.txt").symlink_to(w / "nowhere.txt"), _extract("script", w / "gone.txt"))[1],
+                               ["gone.txt", "no such file"]),
+    "output-under-dangling-symlink": (lambda w: ((w / "d").symlink_to(w / "no-such-dir"),
+                                                 _extract("script", SAMPLES / "asyoulik.txt", out=w / "d" / "o.jsonl"))[1],
+                                      ["-o", "not a directory"]),
+    "output-symlink-to-the-source": (lambda w: ((w / "o.jsonl").symlink_to(_write(w, "p.txt", FRENCH)),
+                                                _extract("script", w / "p.txt", out=w / "o.jsonl"))[1], ["o.jsonl", "source"]),
+    "lines-million-one-char-rows": (lambda w: ["segment", str(_write(w, "m.jsonl", "x\n" * 1_000_000)), "-c", "rosalind"],
+                                    ["m.jsonl", "row 1", "JSON"]),
+    "lines-nul-in-text-binary": (lambda w: ["segment", str(_write(w, "nul.jsonl", json.dumps(GOOD_ROW).encode() + b"\x00" * 64)),
+                                            "-c", "rosalind"], ["nul.jsonl", "row 1"]),
+    "script-nul-bytes": (lambda w: _extract("script", _write(w, "n.txt", FRENCH.encode() + b"\x00" * 40 + FRENCH.encode())),
+                         ["n.txt", "binary"]),
+    "config-pipeline-alias-bomb": (lambda w: _other_project(w, "pipeline.yaml", BOMB + "segment:\n  bogus: *h\n",
+                                                            ["build-lines", "x"]), ["pipeline.yaml", "alias"]),
+    "config-character-alias-bomb": (lambda w: _other_project(w, "characters/bob.yaml", "name: B\nseries: S\n" +
+                                                             BOMB.replace("h: &h", "aliases: &h"), ["ask", "bob", "hi"]),
+                                    ["bob.yaml", "alias"]),
+    "config-character-self-alias": (lambda w: _other_project(w, "characters/bob.yaml", "name: B\nseries: S\naliases: &a [x, *a]\n",
+                                                             ["ask", "bob", "hi"]), ["bob.yaml", "itself"]),
+    "config-character-repeated-key": (lambda w: _other_project(w, "characters/bob.yaml", "name: A\nseries: S\nname: B\n",
+                                                               ["ask", "bob", "hi"]), ["bob.yaml", "'name'", "twice"]),
+    "config-pipeline-repeated-key": (lambda w: _other_project(w, "pipeline.yaml", "segment:\n  max_tokens: 5\nsegment: {}\n",
+                                                              ["build-lines", "x"]), ["pipeline.yaml", "'segment'", "twice"]),
+    "config-character-id-not-file-name": (lambda w: _other_project(w, "characters/evil.yaml",
+                                                                   "id: ../../../tmp/x\nname: E\nseries: S\n", ["ask", "evil", "hi"]),
+                                          ["evil.yaml", "file name"]),
+    "config-character-alias-collision": (lambda w: _two_characters(w, "name: A\nseries: S\naliases: [Duke]\n",
+                                                                   "name: B\nseries: S\naliases: [DUKE.]\n"),
+                                         ["b.yaml", "a.yaml", "duke"]),
+    "config-pipeline-huge": (lambda w: _other_project(w, "pipeline.yaml", "# " + "x" * 2_000_000 + "\n", ["build-lines", "x"]),
+                             ["pipeline.yaml", "MB"]),
+    "config-pipeline-work-input-directory": (lambda w: (_other_project(w, "pipeline.yaml", "works:\n  w:\n    kind: script\n"
+                                                                       "    input: adir\n", ["build-lines", "w"]),
+                                                        (w / "other" / "adir").mkdir())[0], ["adir", "directory"]),
 }
+
+# nine lines of YAML that are 10^8 strings once expanded (the "billion laughs")
+BOMB = "".join(f"{k}: &{k} [{', '.join([f'*{p}'] * 10) if p else ', '.join(['lol'] * 10)}]\n"
+               for p, k in zip(["", "a", "b", "c", "d", "e", "f", "g"], "abcdefgh"))
+
+
+def _tv_subs(srt: Path) -> list[str]:
+    return _extract("tv", SAMPLES / "sample.wav", "--subtitles", str(srt), "--language", "en")
+
+
+def _sparse(path: Path, size: int) -> Path:
+    with open(path, "wb") as fh:
+        fh.truncate(size)
+    return path
+
+
+def _story_row(drop: str | None = None, **over) -> str:
+    row = {"id": "x-0001", "character": "x", "work": "w", "source": "s.txt", "unit": "1", "first_index": 0,
+           "last_index": 1, "tokens": 10, "speakers": ["a", "x"], "exchanges": 1, "text": "a:「hi」\nx:「hello」",
+           "lines": []} | over
+    row.pop(drop, None)
+    return json.dumps(row, ensure_ascii=False)
+
+
+def _stories_project(work: Path, data: bytes | str) -> tuple[list[str], dict]:
+    """A project with character x whose data/stories/x.jsonl holds `data`: `embed x` reads it first."""
+    argv, env = _other_project(work, "characters/x.yaml", "name: X\nseries: S\n", ["embed", "x"])
+    _write(work / "other" / "data" / "stories", "x.jsonl", data)
+    return argv, env
+
+
+def _two_characters(work: Path, a: str, b: str) -> tuple[list[str], dict]:
+    _write(work / "other" / "configs" / "characters", "a.yaml", a)
+    play = _write(work, "play.txt", "DUKE: Hello there.\nA: Hi.\nDUKE: Goodbye now.\nB: Bye.\n")
+    return _other_project(work, "characters/b.yaml", b, _extract("script", play))
 
 
 def _other_project(work: Path, config: str, data: bytes | str, argv: list[str]) -> tuple[list[str], dict]:
@@ -298,12 +384,20 @@ def test_novel_llm_failure_fake_server_leaves_no_metrics_no_key(project, tmp_pat
 
 
 def test_unexpected_error_is_one_line_with_the_log_path(project, tmp_path):
-    """Anything nobody foresaw (here: a pipeline.yaml that is a directory) still ends in one line that says
-    where the traceback went; the log holds the traceback, scrubbed of the key."""
+    """Anything nobody foresaw still ends in one line that says where the traceback went; the log holds the
+    traceback, scrubbed of the key. (A pipeline.yaml that is a directory was such a case; it is an input error
+    now, so the fault is injected: a sitecustomize makes reading any config raise ZeroDivisionError.)"""
     proj = tmp_path / "p"
-    (proj / "configs" / "pipeline.yaml").mkdir(parents=True)
-    p = run(proj, "build-lines", "x", env_extra={"OPENAI_API_KEY": SECRET})
-    line = one_line_error(p, "traceback in")
+    (proj / "configs").mkdir(parents=True)
+    (proj / "configs" / "pipeline.yaml").write_text("segment: {}\n")
+    inject = _write(tmp_path / "inject", "sitecustomize.py",
+                    "import os, extractors.yamlio as y\n"
+                    "def boom(path):\n    raise ZeroDivisionError('key ' + os.environ['OPENAI_API_KEY'])\n"
+                    "y.load_yaml = boom\n").parent
+    env = {"OPENAI_API_KEY": SECRET, "PYTHONPATH": os.pathsep.join([str(inject), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    p = run(proj, "build-lines", "x", env_extra=env)
+    line = one_line_error(p, "traceback in", "ZeroDivisionError")
+    assert SECRET not in p.stderr
     log = Path(line.rsplit("traceback in ", 1)[1].rstrip(")"))
     text = log.read_text(encoding="utf-8")
     assert "Traceback" in text and SECRET not in text
@@ -340,3 +434,49 @@ def test_french_subtitles_in_latin1_decode_right(tmp_path):
                  "2\n00:00:03,000 --> 00:00:04,000\nÀ demain, l'été.\n\n".encode("latin-1"))
     texts = " ".join(c.text for c in read_cues(srt))
     assert "Où êtes-vous ? Très bien." in texts and "À demain, l'été." in texts
+
+
+@pytest.mark.parametrize("delay", [1.0, 5.0], ids=["while-starting", "mid-work"])
+def test_ctrl_c_is_one_line_exit_130_and_leaves_nothing(project, tmp_path, delay):
+    """Ctrl-C (SIGINT) during start-up and in the middle of a long `extract novel` (Alice repeated to 4 MB): one
+    `interrupted` line, exit code 130, no traceback, no output, no metrics, no temporary file left behind."""
+    import signal
+    import time
+
+    alice = (SAMPLES / "alice29.txt").read_text(encoding="utf-8")
+    novel = _write(tmp_path, "big.txt", "\n\n".join([alice] * 27))
+    out = tmp_path / "out" / "big.jsonl"
+    before = snapshot(project)
+    env = dict(os.environ, ROLECORPUS_ROOT=str(project), ROLECORPUS_CACHE=str(project / ".cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", *_extract("novel", novel, "--language", "en",
+                                                                             work_id="big", out=out)],
+                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    assert proc.poll() is None and not out.exists(), "the command ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (proc.returncode, stderr)
+    err = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("interrupted"), stderr
+    assert "Traceback" not in stderr + stdout
+    assert not out.exists() and not list(tmp_path.rglob("*.tmp")) and not list(project.rglob("*.tmp"))
+    assert snapshot(project) == before, "a file was written in the project"
+
+
+def test_bom_and_crlf_sources_lines_and_configs_are_read(tmp_path):
+    """What Windows editors write (a UTF-8 BOM, CRLF line ends) in a play, a lines file, pipeline.yaml and a
+    character file: read as the same text (a BOM on a lines file was a JSON error on row 1)."""
+    proj = tmp_path / "p"
+    _write(proj / "configs", "pipeline.yaml", b"\xef\xbb\xbfsegment:\r\n  max_tokens: 1000\r\n")
+    _write(proj / "configs" / "characters", "rosalind.yaml",
+           b"\xef\xbb\xbfname: Rosalind\r\nseries: As You Like It\r\naliases: [ROSALIND]\r\n")
+    play = _write(tmp_path, "play.txt", b"\xef\xbb\xbf" + (SAMPLES / "asyoulik.txt").read_bytes().replace(b"\n", b"\r\n"))
+    lines = tmp_path / "lines.jsonl"
+    p = run(proj, *_extract("script", play, work_id="asyoulik", out=lines))
+    assert p.returncode == 0, p.stderr
+    crlf = _write(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + lines.read_bytes().replace(b"\n", b"\r\n"))
+    p = run(proj, "segment", str(crlf), "-c", "rosalind", "-o", str(tmp_path / "stories.jsonl"))
+    assert p.returncode == 0, p.stderr
+    stories = [json.loads(r) for r in (tmp_path / "stories.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(stories) >= 20 and all(s["tokens"] <= 1000 for s in stories)
+    assert any("Rosalind:「" in s["text"] for s in stories) and not any("\ufeff" in s["text"] or "\r" in s["text"] for s in stories)

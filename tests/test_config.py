@@ -46,7 +46,7 @@ def test_the_shipped_config_loads_and_names_every_work_with_its_typed_options():
     s = load_settings(REPO / "configs" / "pipeline.yaml")
     assert {w: spec.kind for w, spec in s.works.items()} == {
         "asyoulik": "script", "alice29": "novel", "sanguo": "novel", "telephone": "tv", "telephone_asr": "tv",
-        "jaques_quotes": "wiki"}
+        "jaques_quotes": "wiki", "season_ep1": "tv", "season_ep2": "tv", "season_ep3": "tv"}
     assert s.works["asyoulik"].typed_options("asyoulik").format == "play"
     tv = s.works["telephone"].typed_options("telephone")
     assert str(tv.subtitles) == "data/samples/sample_named.srt" and tv.vad is True and tv.beam_size == 5
@@ -54,6 +54,8 @@ def test_the_shipped_config_loads_and_names_every_work_with_its_typed_options():
     assert s.characters["jaques"].works() == ["jaques_quotes"] and s.segment.solo == "source"
     assert s.characters["diane"].works() == ["telephone", "telephone_asr"]  # issue 14: a character of two works
     assert s.voices["telephone"].labels == "data/samples/telephone_voices.csv"
+    assert s.seasons["season"].names == "data/samples/season/names.csv"  # issue 14: the sample season
+    assert s.characters["mira"].works() == ["season_ep1", "season_ep2", "season_ep3"]
 
 
 def test_defaults_are_defined_once_where_the_code_uses_them():

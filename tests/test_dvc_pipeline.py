@@ -42,6 +42,7 @@ def copy(tmp_path_factory):
     cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "orlando": {"work": "asyoulik"}}
     cfg["voices"] = {}  # no voice model to train (the sample's needs the telephone call, not copied here)
     cfg["eval_chat"]["characters"] = ["rosalind"]
+    cfg["seasons"] = {}  # nor the sample season's voices
     (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     sh(dst, "git", "init", "-q")
     sh(dst, "git", "add", "-A")

@@ -75,7 +75,7 @@ def test_name_trains_a_model_that_labels_an_unseen_episode(season):
         cluster = max(majority, key=lambda c: majority[c][who])
         p = run(["speakers", "name", cluster, who.capitalize(), "--voices", "voices"], root)
         assert p.returncode == 0, p.stderr
-        assert f"are {who}" in p.stdout
+        assert f"{cluster} = {who}:" in p.stdout
     named = read_lines(root / "voices" / "lines.jsonl")
     assert {ln.speaker for ln in named if ln.evidence == "manual"} == set(NAMED)
     assert sorted(x.name for x in (root / "voices" / "model").iterdir()) == ["model.json", "model.npz"]
@@ -108,3 +108,28 @@ def test_bad_input_one_line_errors(season, tmp_path):
     assert p.returncode == 2 and "no cluster 'voice_99'" in p.stderr
     p = run(["speakers", "name", "voice_01", "Marge", "--voices", "voices"], root)
     assert p.returncode == 2 and "unknown character 'Marge'" in p.stderr
+
+
+def test_ids_are_checked_and_names_files_validated(season):
+    """Every id the speakers commands take or write under goes through extractors/ids.py check_id."""
+    root, _, _ = season
+    before = (root / "voices" / "lines.jsonl").read_bytes()
+    for args, needle in (
+        (["speakers", "name", "../voice_01", "fay", "--voices", "voices"], "cluster id '../voice_01'"),
+        (["speakers", "name", "voice_01", "fay", "--voices", "voices", "-o", "bad name"], "folder name 'bad name'"),
+        (["speakers", "discover", "S01/*.wav", "--subtitles-beside", "--work", "a/b", "-o", "v3"], "--work 'a/b'"),
+        (["speakers", "discover", "S01/*.wav", "--subtitles-beside", "-o", "v 3"], "folder name 'v 3'"),
+        (["speakers", "name", "voice_01", "--voices", "voices"], "CLUSTER CHARACTER, or --names"),
+    ):
+        p = run(args, root)
+        assert p.returncode == 2 and p.stderr.startswith("error: ") and needle in p.stderr, (args, p.stderr)
+        assert p.stderr.strip().count("\n") == 0
+    for body, needle in (("who,what\nvoice_01,fay\n", "header `cluster,character`"),
+                         ("cluster,character\nvoice_01,Marge\n", "row 2: unknown character 'Marge'"),
+                         ("cluster,character\nvoice_01\n", "row 2: expected 2 columns"),
+                         ("cluster,character\nvoice 1,fay\n", "cluster id 'voice 1'"),
+                         ("cluster,character\nvoice_77,fay\n", "no cluster 'voice_77'")):
+        (root / "names.csv").write_text(body, encoding="utf-8")
+        p = run(["speakers", "name", "--names", "names.csv", "--voices", "voices"], root)
+        assert p.returncode == 2 and needle in p.stderr, (body, p.stderr)
+    assert (root / "voices" / "lines.jsonl").read_bytes() == before and not (root / "v3").exists()

@@ -130,6 +130,26 @@ def test_wer_real_telephone_sample(samples, sample_reference, cache, backend):
     assert tr["clips"] and 5.5 <= tr["clips"][0] <= start  # decoding started at the speech, not the line noise
 
 
+def test_default_backend_is_faster_whisper_and_openai_whisper_gives_the_same_lines(samples, cache):
+    """faster-whisper is the default (RTF ~0.12 vs ~0.70 on one thread, benchmarks/tv_asr.py); openai-whisper, the
+    option, gives the same lines of the telephone sample: measured word error rate 0.014 between them (beat/beep),
+    13 vs 14 lines (openai-whisper splits "Okay. | I thought..."), 0.98 of line boundaries within 0.1 s."""
+    from extractors.tv.extractor import TvOptions
+    from extractors.tv.wer import compare_lines
+
+    assert TvOptions().asr_backend == "faster-whisper" == asr.DEFAULT_BACKEND
+    lines = {}
+    for backend in ("faster-whisper", "openai-whisper"):
+        tr = transcribe(samples / "sample.wav", backend=backend, language="en", cache_dir=cache, threads=1,
+                        progress=False)
+        lines[backend] = asr.transcript_to_lines(tr, "w", "sample.wav", "sample")
+    c = compare_lines(lines["faster-whisper"], lines["openai-whisper"])
+    print(f"faster-whisper vs openai-whisper: {c}")
+    ref = norm(" ".join(ln.text for ln in lines["openai-whisper"]))
+    assert c["wer"] == pytest.approx(jiwer.wer(ref, norm(" ".join(ln.text for ln in lines["faster-whisper"]))))
+    assert c["wer"] <= 0.05 and c["boundaries"] >= 0.9 and abs(c["lines_a"] - c["lines_b"]) <= 2
+
+
 def test_vad_spans_skip_the_line_noise_and_keep_pauses(samples, clean_speech):
     spans = speech_regions(decode_audio(samples / "sample.wav"))
     rows = read_stm(samples / "sample.stm")

@@ -48,6 +48,7 @@ def project(tmp_path_factory):
     cfg["works"] = {w: cfg["works"][w] for w in ("telephone", "telephone_asr")}
     cfg["characters"] = {"diane": {"work": ["telephone", "telephone_asr"]}, "sheila": {"work": "telephone_asr"}}
     cfg["eval_chat"]["characters"] = []  # eval@ID scores characters not built here (rosalind, liubei)
+    cfg["seasons"] = {}  # the sample season has its own test (test_tv_season.py)
     (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     sh(dst, "git", "init", "-q")
     sh(dst, "git", "add", "-A")
@@ -64,7 +65,11 @@ def test_voice_model_stage_asr_work_and_a_character_of_two_works(project):
     asr = read_lines(project / "data/lines/telephone_asr.jsonl")
     assert {ln.speaker for ln in asr if ln.evidence == "voice"} == {"diane", "sheila"}
     manifest = json.loads((project / "data/characters/diane/manifest.json").read_text())
-    assert {s.split("/")[0] for s in manifest["sources"]} == {"telephone", "telephone_asr"}
+    # on the telephone channel most of Whisper's lines are 'maybe' verdicts: left for review (speaker null, guesses
+    # kept), so diane's stories come from the subtitled work; before (maybe kept) telephone_asr gave one more story
+    assert "telephone" in {s.split("/")[0] for s in manifest["sources"]}
+    maybe = [ln for ln in asr if ln.extra["voice"]["status"] == "maybe"]
+    assert maybe and all(ln.speaker is None and ln.extra["voice"]["guesses"] for ln in maybe)
     assert ran(sh(project, "dvc", "repro")) == set()
 
     # the voice model depends on its labels, and the lines it labels on the model

@@ -133,9 +133,15 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
         return ms
 
     def _quote_text_mentions(self, q: Quote) -> list[Mention]:
-        ms = []
-        for s, e in q.spans:
-            ms.extend(self.index.mentions(self.text, s, e))
+        """The names inside quote q (asked for each quote by `vocatives` and again by every turn of its
+        paragraph: found once; callers only read them)."""
+        memo = self.__dict__.setdefault("_quote_mentions_memo", {})
+        key = tuple(q.spans)
+        ms = memo.get(key)
+        if ms is None:
+            ms = memo[key] = []
+            for s, e in q.spans:
+                ms.extend(self.index.mentions(self.text, s, e))
         return ms
 
     def vocatives(self, q: Quote) -> set[str]:

@@ -123,8 +123,12 @@ class _Scan:
 
     def index(self) -> None:
         seq = []
+        cleaned: dict[str, str] = {}  # `clean` depends on the surface only while indexing: once per surface
         for m in _NAME_RE.finditer(self.text):
-            canon = self.clean(m.group(0))
+            surface = m.group(0)
+            canon = cleaned.get(surface)
+            if canon is None:
+                canon = cleaned[surface] = self.clean(surface)
             if canon:
                 self.mentions[canon].append((m.start(), m.end()))
                 seq.append((m.start(), m.end(), canon))

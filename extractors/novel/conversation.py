@@ -22,6 +22,8 @@ best state is OTHER stays unattributed.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import add, sub
 from dataclasses import dataclass, field
 
 OTHER = "\x00other"
@@ -84,40 +86,9 @@ def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None
         for j, c in enumerate(states):
             em[0][j] += prior.get(c, 0.0)
 
-    def trans(k: int, a: int | None, b: int, c: int) -> float:
-        gap = turns[k].gap_before
-        if states[c] == OTHER:
-            return -0.5 if states[b] == OTHER else 0.0
-        if c == b:
-            return w.repeat_after_gap if gap else w.repeat
-        if a is None or states[a] == OTHER or a == c:
-            return 0.0
-        return w.third_after_gap if gap else w.third
-
-    # forward over pair states (b, c) = (speaker k-1, speaker k); k = 0 uses b = None (index S)
+    fwd = _forward(turns, em, S, w)
+    bwd = _backward(turns, em, fwd, S, w)
     NEG = -1e9
-    fwd = []
-    f0 = {(S, c): em[0][c] for c in range(S)}
-    fwd.append(f0)
-    for k in range(1, n):
-        f = {}
-        by_b: dict[int, list[tuple[int, float]]] = {}
-        for (a, b), v in fwd[-1].items():
-            by_b.setdefault(b, []).append((a, v))
-        for c in range(S):
-            for b, items in by_b.items():
-                f[(b, c)] = _lse([v + trans(k, None if a == S else a, b, c) for a, v in items]) + em[k][c]
-        fwd.append(f)
-    bwd = [dict() for _ in range(n)]
-    bwd[n - 1] = {key: 0.0 for key in fwd[n - 1]}
-    for k in range(n - 2, -1, -1):
-        nxt = bwd[k + 1]
-        b_ = {}
-        for (a, b) in fwd[k]:
-            vals = [nxt[(b, c)] + trans(k + 1, None if a == S else a, b, c) + em[k + 1][c]
-                    for c in range(S) if (b, c) in nxt]
-            b_[(a, b)] = _lse(vals) if vals else NEG
-        bwd[k] = b_
     out = []
     for k in range(n):
         tot: dict[int, list[float]] = {}
@@ -133,7 +104,100 @@ def _lse(vals: list[float]) -> float:
     m = max(vals)
     if m <= -1e8:
         return m
-    return m + math.log(sum(math.exp(v - m) for v in vals))
+    return m + math.log(sum(map(math.exp, map(sub, vals, repeat(m)))))  # in C, the same sums in the same order
+
+
+# The transitions over (speaker k-2 = a, speaker k-1 = b, speaker k = c), states indexed, OTHER last and
+# a = S standing for "no speaker before": a third person joining costs `third`, the same speaker twice
+# `repeat`, OTHER after OTHER -0.5. `_forward`/`_backward` add them in the order a plain triple loop would
+# (so the posteriors are the same to the last bit), from per-step vectors rather than a call per triple.
+
+def _trans_parts(gap: bool, w: Weights) -> tuple[float, float]:
+    """(repeat, third) for a turn after a narration paragraph (gap) or not."""
+    return (w.repeat_after_gap if gap else w.repeat), (w.third_after_gap if gap else w.third)
+
+
+def _trans_bases(S: int, rep: float, third: float) -> tuple[list[list[float]], list[list[float]]]:
+    """Per b, trans(a, b, c) over c for a = none/OTHER, and for a = someone else (before setting c = a to 0)."""
+    O = S - 1
+    none, some = [], []
+    for b in range(S):
+        oo = -0.5 if b == O else 0.0
+        none.append([oo if c == O else (rep if c == b else 0.0) for c in range(S)])
+        some.append([oo if c == O else (rep if c == b else third) for c in range(S)])
+    return none, some
+
+
+def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights) -> list[dict]:
+    """Forward log-scores over pair states (b, c) = (speaker k-1, speaker k); k = 0 uses b = S."""
+    O = S - 1
+    fwd = [{(S, c): em[0][c] for c in range(S)}]
+    for k in range(1, len(turns)):
+        rep, third = _trans_parts(turns[k].gap_before, w)
+        by_b: dict[int, list[tuple[int, float]]] = {}
+        for (a, b), v in fwd[-1].items():
+            by_b.setdefault(b, []).append((a, v))
+        groups = []
+        for b, items in by_b.items():
+            avals = [a for a, _ in items]
+            vs = [v for _, v in items]
+            plain = [0.0 if a == S or a == O else third for a in avals]
+            groups.append((b, vs, plain, {a: i for i, a in enumerate(avals)}))
+        f = {}
+        emk = em[k]
+        for c in range(S):
+            for b, vs, plain, pos in groups:
+                if c == O:
+                    vals = list(map(add, vs, repeat(-0.5 if b == O else 0.0)))
+                elif c == b:
+                    vals = list(map(add, vs, repeat(rep)))
+                else:
+                    i = pos.get(c)
+                    if i is None:
+                        vals = list(map(add, vs, plain))
+                    else:
+                        ts = list(plain)
+                        ts[i] = 0.0
+                        vals = list(map(add, vs, ts))
+                f[(b, c)] = _lse(vals) + emk[c]
+        fwd.append(f)
+    return fwd
+
+
+def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], S: int, w: Weights) -> list[dict]:
+    n = len(turns)
+    NEG = -1e9
+    bwd = [dict() for _ in range(n)]
+    bwd[n - 1] = {key: 0.0 for key in fwd[n - 1]}
+    for k in range(n - 2, -1, -1):
+        nxt = bwd[k + 1]
+        none, some = _trans_bases(S, *_trans_parts(turns[k + 1].gap_before, w))
+        em1 = em[k + 1]
+        O = S - 1
+        rows: dict[int, tuple[list[int], list[float]]] = {}
+        b_ = {}
+        for (a, b) in fwd[k]:
+            row = rows.get(b)
+            if row is None:
+                cs = [c for c in range(S) if (b, c) in nxt]
+                row = rows[b] = (cs, [nxt[(b, c)] for c in cs])
+            cs, xs = row
+            if not cs:
+                b_[(a, b)] = NEG
+                continue
+            if a == S or a == O:
+                tv = none[b]
+            elif a == b:
+                tv = some[b]
+            else:
+                tv = list(some[b])
+                tv[a] = 0.0
+            if len(cs) == S:  # every next pair state is there (always, after the first turn)
+                b_[(a, b)] = _lse(list(map(add, map(add, xs, tv), em1)))
+            else:
+                b_[(a, b)] = _lse([x + tv[c] + em1[c] for c, x in zip(cs, xs)])
+        bwd[k] = b_
+    return bwd
 
 
 def _emission(turns: list[Turn], k: int, c: str, gender: dict, w: Weights) -> float:

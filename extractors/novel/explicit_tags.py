@@ -10,6 +10,8 @@ The mixin uses the Attributor's text, paragraphs, quotes, name index and mention
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 from .speaker_guess import Attribution
 from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
@@ -174,24 +176,43 @@ class TagMixin:
             return Attribution(self.index.narrator, 0.95, "explicit-verb", "narrator", a.surface)
         return a
 
+    def _para_bounds(self, p: int) -> tuple[list[int], list[int], list[int]]:
+        """Quotes of paragraph p (increasing), the running max of their ends, the running min (from the right)
+        of their starts: a quote's neighbours in O(log n), not a walk over the whole paragraph (a text written
+        on one line is one paragraph of thousands of quotes)."""
+        memo = self.__dict__.setdefault("_para_bounds_memo", {})
+        got = memo.get(p)
+        if got is None:
+            js = self.by_para.get(p, [])
+            ends = list(accumulate((self.quotes[j].outer[-1][1] for j in js), max))
+            starts = list(accumulate((self.quotes[j].outer[0][0] for j in reversed(js)), min))[::-1]
+            got = memo[p] = (js, ends, starts)
+        return got
+
+    def _para_end_before(self, p: int, i: int) -> int:
+        """The furthest end of the quotes of paragraph p numbered below i (-1 when none)."""
+        js, ends, _ = self._para_bounds(p)
+        k = bisect_left(js, i)
+        return ends[k - 1] if k else -1
+
+    def _para_start_after(self, p: int, i: int) -> float:
+        """The earliest start of the quotes of paragraph p numbered above i (inf when none)."""
+        js, _, starts = self._para_bounds(p)
+        k = bisect_right(js, i)
+        return starts[k] if k < len(js) else float("inf")
+
     def _tag(self, i: int) -> Attribution | None:
         q = self.quotes[i]
         t = self.text
         p = q.para
         ps, pe = self.paras[p]
         # narration before this quote within its paragraph
-        prev_end = ps
-        for j in self.by_para.get(p, []):
-            if j < i:
-                prev_end = max(prev_end, self.quotes[j].outer[-1][1])
+        prev_end = max(ps, self._para_end_before(p, i))
         pre = (prev_end, q.outer[0][0])
         mids = [(q.outer[k][1], q.outer[k + 1][0]) for k in range(len(q.outer) - 1) if q.paras[k] == q.paras[k + 1]]
         lp = q.paras[-1]
         lps, lpe = self.paras[lp]
-        nxt = lpe
-        for j in self.by_para.get(lp, []):
-            if j > i:
-                nxt = min(nxt, self.quotes[j].outer[0][0])
+        nxt = min(lpe, self._para_start_after(lp, i))
         post = (q.outer[-1][1], nxt)
         if self.lang == "zh":
             return self._zh_tags(pre, mids, post)
@@ -204,9 +225,7 @@ class TagMixin:
             # the tag ends the previous narration paragraph: `Mr. Bennet coolly observed,`
             pp = p - 1
             pps, ppe = self.paras[pp]
-            last = pps
-            for j in self.by_para.get(pp, []):
-                last = max(last, self.quotes[j].outer[-1][1])
+            last = max(pps, self._para_end_before(pp, len(self.quotes)))
             if last < ppe and re.search(r"[,:\-—]\s*$", t[last:ppe]):
                 a = self._pre_tag(last, ppe)
             elif last < ppe and re.search(r"\b" + _V + r"(?:\s+[\w' ]{0,30})?\.\s*$", t[last:ppe]):

@@ -87,6 +87,11 @@ def _closes_single(p: str, i: int) -> bool:
     return True
 
 
+# the only characters `_scan_paragraph` acts on, per style: it jumps from one to the next
+_MARKS = {style: re.compile("[" + re.escape(chars) + "]") for style, chars in
+          {"double": '"', "curly": '“”"', "cjk": "「『」』", "backtick": "`'’", "curly_single": "‘’", "single": "'"}.items()}
+
+
 def _scan_paragraph(p: str, style: str) -> tuple[list[tuple[int, int]], bool, bool]:
     """Quote content spans (relative to p); whether p opens with a quote; whether the last stays open."""
     spans: list[tuple[int, int]] = []
@@ -95,7 +100,12 @@ def _scan_paragraph(p: str, style: str) -> tuple[list[tuple[int, int]], bool, bo
     n = len(p)
     i = 0
     first_open = False
+    marks = _MARKS[style]
     while i < n:
+        m = marks.search(p, i)
+        if m is None:
+            break
+        i = m.start()
         ch = p[i]
         if style == "double":
             if ch == '"':

@@ -1,7 +1,7 @@
 """Whisper transcription with segment and word timestamps, cached on disk.
 
-Two backends: `openai-whisper` (the reference implementation, PyTorch) and `faster-whisper`
-(CTranslate2, several times faster on CPU). `model` is `base` (the bundled offline weights, see
+Two backends: `faster-whisper` (CTranslate2, several times faster on CPU; the default) and
+`openai-whisper` (the reference implementation, PyTorch; `--asr-backend openai-whisper`). `model` is `base` (the bundled offline weights, see
 `whisper_weights`), a path (an openai-whisper `.pt` checkpoint, or a CTranslate2 model directory
 for faster-whisper), or another Whisper model name (downloaded by the backend; needs internet).
 
@@ -33,6 +33,9 @@ from .audio import SAMPLE_RATE, decode_audio
 from .whisper_weights import bundled_ct2_dir, bundled_openai_checkpoint, load_openai_whisper, whisper_cache_dir
 
 BACKENDS = ("openai-whisper", "faster-whisper")
+# The default: faster-whisper (CTranslate2 int8) transcribes the 30 s sample at real-time factor ~0.12 on one
+# thread, openai-whisper at ~0.70, with the same lines (word error rate 0.014 between them, benchmarks/tv_asr.py).
+DEFAULT_BACKEND = "faster-whisper"
 BUNDLED_MODEL = "base"
 CACHE_VERSION = 2
 DEFAULT_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
@@ -69,6 +72,32 @@ def model_identity(backend: str, model: str) -> str:
 
 
 DEVICES = ("cpu", "cuda")
+AUTO_LANGUAGE = ("auto", "detect", "")
+
+
+@functools.lru_cache(maxsize=1)
+def whisper_languages() -> frozenset[str]:
+    """The language codes Whisper knows (en, zh, ja, ...), from whichever backend is installed (empty: neither)."""
+    try:
+        from faster_whisper.tokenizer import _LANGUAGE_CODES as codes
+    except ImportError:
+        try:
+            from whisper.tokenizer import LANGUAGES as codes
+        except ImportError:
+            return frozenset()
+    return frozenset(codes)
+
+
+def check_language(language: str | None) -> str | None:
+    """A Whisper language code, or None (detect) for None / 'auto'; an unknown code is an InputError."""
+    if language is None or language.strip().lower() in AUTO_LANGUAGE:
+        return None
+    code = language.strip().lower()
+    known = whisper_languages()
+    if known and code not in known:
+        raise InputError(f"--language must be 'auto' or a language code Whisper knows (en, zh, ja, ko, fr, ...; "
+                         f"{len(known)} in all), not {language!r}")
+    return code
 
 
 def _check_device(device: str) -> None:
@@ -117,6 +146,11 @@ def _load_faster(model: str, threads: int, device: str, compute_type: str):
         if p.is_file():
             raise InputError("faster-whisper needs a CTranslate2 model directory, not a file "
                              "(use --asr-backend openai-whisper for .pt checkpoints)", p)
+        from faster_whisper.utils import available_models
+
+        if not p.is_dir() and "/" not in model and model not in available_models():
+            raise InputError(f"unknown Whisper model {model!r}: pass 'base' (bundled, offline), a CTranslate2 model "
+                             f"directory, or one of {', '.join(available_models())}")
         path = model
     compute = compute_type if compute_type != "default" else ("int8" if device == "cpu" else "float16")
     try:
@@ -284,7 +318,7 @@ def enforce_monotonic(segments: list[dict]) -> list[dict]:
 def transcribe(
     media: str | Path,
     *,
-    backend: str = "openai-whisper",
+    backend: str = DEFAULT_BACKEND,
     model: str = BUNDLED_MODEL,
     language: str | None = None,
     cache_dir: str | Path | None = None,
@@ -297,6 +331,9 @@ def transcribe(
 ) -> dict:
     """Transcribe `media`: {"language", "segments": [{start, end, text, words: [{w, s, e, p}]}], "clips", ...}.
 
+    `language`: a Whisper language code (en, zh, ja, ...) both backends are told to transcribe in, or None /
+    'auto' to let Whisper detect it (the detected code is returned as "language").
+
     `options` are the decoding options (`DecodeOptions()` when None); `beam_size` overrides its beam
     size (and best-of). With `cache_dir`, the result is read from / written to
     `<cache_dir>/asr/<key>.json`, keyed by the file's content hash, backend, model and every option.
@@ -306,6 +343,7 @@ def transcribe(
     media = Path(media)
     if not media.is_file():
         raise InputError("no such media file", media)
+    language = check_language(language)
     opts = options or DecodeOptions()
     if beam_size is not None:
         opts = dataclasses.replace(opts, beam_size=beam_size, best_of=beam_size)
@@ -392,6 +430,7 @@ def transcript_to_lines(transcript: dict, work: str, source: str, unit: str, *, 
             work=work, source=source, unit=unit, index=len(lines), kind="dialogue", text=piece["text"],
             start=piece["start"], end=piece["end"],
             extra={"asr": {"backend": transcript["backend"], "model": transcript["model"],
+                           "language": transcript.get("language"),
                            "avg_logprob": round(piece.get("avg_logprob", 0.0), 4),
                            "no_speech_prob": round(piece.get("no_speech_prob", 0.0), 4)},
                    "words": piece.get("words", [])},

@@ -10,7 +10,9 @@ voices (benchmarks/tv_openset.py) and are reported on held-out ones.
 `write_discovery` stores the result in a folder: `lines.jsonl` (every line, `extra.voice_cluster`,
 `extra.media`), `embeddings.npz` (rows of the embedded lines), `voices.json` (per cluster: lines, seconds,
 sample lines with their clips) and `clips/<cluster>_<k>.wav`. `name_cluster` labels one cluster's lines
-(`evidence: manual`) and fits the voice profile from every named cluster's embeddings (no re-embedding).
+(`evidence: manual`) and fits the voice profile from every named cluster's embeddings (no re-embedding);
+`name_clusters` does it for every row of a names file (`cluster,character`, `read_names`), the naming kept as
+data so that `dvc repro` replays discover -> name (the sample season, dvc.yaml stage `season@ID`).
 """
 
 from __future__ import annotations
@@ -158,20 +160,61 @@ def name_cluster(d: Path, cluster: str, character: str, model_dir: Path,
                  settings: dict | None = None) -> tuple[int, SpeakerModel]:
     """Give every line of `cluster` to `character` (evidence manual) and refit the voice profile in `model_dir`
     from the lines of every named cluster. Returns (lines named, model)."""
-    meta, lines, E, rows = read_discovery(d)
-    known = [v["cluster"] for v in meta["voices"]]
+    return name_clusters(d, [(cluster, character)], model_dir, settings)
+
+
+def _cluster(cluster: str, known: list[str], d: Path) -> str:
     if cluster.isdigit():
         cluster = cluster_id(int(cluster) - 1)
     if cluster not in known:
         raise InputError(f"no cluster {cluster!r} (clusters: {', '.join(known)})", Path(d) / "voices.json")
+    return cluster
+
+
+def read_names(path: Path, resolve: Callable[[str], str | None]) -> list[tuple[str, str]]:
+    """The rows of a names file (CSV `cluster,character`: the naming a person did, kept as data so a rerun of
+    the pipeline replays it); characters resolved through `resolve` (id or alias), errors name the row."""
+    import csv
+
+    from ..ids import check_id
+    from ..textio import read_text
+
+    rows = list(csv.reader(read_text(path).splitlines()))
+    if not rows or [c.strip().lower() for c in rows[0][:2]] != ["cluster", "character"]:
+        raise InputError("a names file starts with the header `cluster,character`", path)
+    out = []
+    for n, row in enumerate(rows[1:], 2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != 2:
+            raise InputError(f"expected 2 columns (cluster,character), got {len(row)}", path, n)
+        cluster, name = (c.strip() for c in row)
+        check_id(cluster, "cluster id", path)
+        cid = resolve(name)
+        if cid is None:
+            raise InputError(f"unknown character {name!r} (add it with `rolecorpus add-character`)", path, n)
+        out.append((cluster, check_id(cid, "character id", path)))
+    if not out:
+        raise InputError("the names file names no cluster", path)
+    return out
+
+
+def name_clusters(d: Path, names: Sequence[tuple[str, str]], model_dir: Path,
+                  settings: dict | None = None) -> tuple[int, SpeakerModel]:
+    """Give every line of each (cluster, character) of `names` to its character (evidence manual) and refit the
+    voice profile in `model_dir` from the lines of every named cluster. Returns (lines named, model)."""
+    meta, lines, E, rows = read_discovery(d)
+    known = [v["cluster"] for v in meta["voices"]]
+    given = {_cluster(c, known, d): ch for c, ch in names}
     named = 0
     for ln in lines:
-        if ln.extra.get("voice_cluster") == cluster:
+        character = given.get(ln.extra.get("voice_cluster"))
+        if character is not None:
             ln.speaker, ln.confidence, ln.evidence, ln.name = character, 1.0, "manual", character
             named += 1
     for v in meta["voices"]:
-        if v["cluster"] == cluster:
-            v["character"] = character
+        if v["cluster"] in given:
+            v["character"] = given[v["cluster"]]
     labelled = [(j, lines[int(r)].speaker) for j, r in enumerate(rows) if lines[int(r)].evidence == "manual"
                 and lines[int(r)].speaker]
     st = {**DEFAULTS, **(settings or {})}

@@ -68,7 +68,7 @@ def extract_tv(
 
     `cache_dir` holds the ASR transcripts (keyed by content hash, model, options). With `opts.speakers`, lines
     are labelled by voice with the encoder `speaker_encoder()` returns (the ECAPA encoder, built by the caller)
-    and the `accept` / `maybe` of `speaker_thresholds` (the speaker model's own when absent). `whisper()`
+    and the `accept` / `maybe` / `keep_maybe` of `speaker_thresholds` (the speaker model's own when absent). `whisper()`
     returns the loaded Whisper model on a transcript-cache miss (built by the caller).
     """
     media = Path(media)
@@ -97,7 +97,8 @@ def extract_tv(
     with tqdm(total=sum(1 for ln in lines if ln.start is not None), unit="line", desc="speaker id",
               disable=not progress, leave=False) as bar:
         lines = label_lines(lines, audio, Path(opts.speakers), accept=th.get("accept"), maybe=th.get("maybe"),
-                            encoder=speaker_encoder(), progress=bar.update)
+                            encoder=speaker_encoder(), progress=bar.update, keep_maybe=th.get("keep_maybe"))
     known = sum(1 for ln in lines if ln.speaker)
-    say(f"speakers: {known} of {len(lines)} lines labelled")
+    maybes = sum(1 for ln in lines if (ln.extra.get("voice") or {}).get("status") == "maybe" and not ln.speaker)
+    say(f"speakers: {known} of {len(lines)} lines labelled" + (f"; {maybes} 'maybe' left for review" if maybes else ""))
     return lines

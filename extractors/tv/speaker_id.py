@@ -21,7 +21,9 @@ it (a cohort-normalised score, adaptive s-norm); lines of a voice of their own b
 
 Every line gets a verdict in `extra["voice"]`:
   * `confident` — score >= accept, margin >= margin, norm >= snorm_accept: speaker set, evidence `voice`;
-  * `maybe`     — score >= maybe and norm >= snorm_maybe: speaker set with lower confidence (review);
+  * `maybe`     — score >= maybe and norm >= snorm_maybe: a guess for review: `extra.voice.guesses` holds it and
+                  the speaker stays null, so only `confident` lines reach the stories (DESIGN); with
+                  `keep_maybe` the guess is the speaker, with lower confidence;
   * `unknown`   — speaker None: a voice nobody enrolled, or too far from every character;
   * `too-short` — shorter than min_duration: not embedded, speaker left as the subtitles gave it.
 Confidence maps the cosine piecewise-linearly: [0, maybe] -> [0, 0.4], [maybe, accept] -> [0.4, 0.7],
@@ -218,11 +220,12 @@ def identify(model: SpeakerModel, E: np.ndarray, *, thresholds: dict | None = No
 
 def label_lines(lines: list[Line], audio: np.ndarray, model_dir: Path, *, accept: float | None = None,
                 maybe: float | None = None, encoder=None, progress: Callable[[int], None] | None = None,
-                model: SpeakerModel | None = None) -> list[Line]:
+                model: SpeakerModel | None = None, keep_maybe: bool | None = None) -> list[Line]:
     """Set speaker / confidence / evidence 'voice' on timed lines of one episode (new Line objects).
 
     Lines whose speaker the subtitles (or a person) already gave keep it; their voice score is
-    recorded in extra["voice"] and they anchor their character's centroid.
+    recorded in extra["voice"] and they anchor their character's centroid. A `maybe` line gets no
+    speaker (its guesses stay in extra["voice"], for review) unless `keep_maybe` (default: the setting).
     """
     if encoder is None:
         raise ValueError("label_lines needs the ECAPA encoder (extractors.tv.ecapa.load_encoder())")
@@ -236,6 +239,7 @@ def label_lines(lines: list[Line], audio: np.ndarray, model_dir: Path, *, accept
     if maybe is not None:
         th["maybe"] = float(maybe)
     st = {**DEFAULTS, **model.settings}
+    keep_maybe = bool(st["keep_maybe"] if keep_maybe is None else keep_maybe)
     out = [dataclasses.replace(ln, extra=dict(ln.extra)) for ln in lines]
     rows: list[int] = []
     spans: list[tuple[float, float]] = []
@@ -265,9 +269,9 @@ def label_lines(lines: list[Line], audio: np.ndarray, model_dir: Path, *, accept
             continue
         v = verdicts[j]
         ln.extra["voice"] = v.to_extra()
-        ln.speaker = v.speaker
+        ln.speaker = v.speaker if v.status == "confident" or keep_maybe else None
         ln.confidence = v.confidence
-        ln.evidence = "voice" if v.speaker else None
+        ln.evidence = "voice" if ln.speaker else None
     return out
 
 
@@ -303,7 +307,9 @@ def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], n
     speaker is given, and a false accept when one is (`false_accepts` of `unenrolled` lines).
     accuracy = correct / all labelled lines (unknown and too-short lines of enrolled voices count as wrong);
     precision = correct / lines given a speaker; coverage = lines given a speaker / all;
-    enrolled_accuracy = correct / lines of enrolled voices.
+    enrolled_accuracy = correct / lines of enrolled voices. These count a `maybe` verdict's guess as given;
+    `confident_accuracy` and `confident_false_accepts` count only the `confident` verdicts: the speakers
+    `extract tv` writes by default (a `maybe` line's guess goes to review, unless keep_maybe).
     """
     st = {**DEFAULTS, **model.settings}
     preds: list[str | None] = [None] * len(labels)
@@ -324,6 +330,7 @@ def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], n
     right = [p == g if g in known else p is None for p, g in zip(preds, gold)]
     correct = sum(right)
     n_enrolled = sum(g in known for g in gold)
+    sure = [p if s == "confident" else None for p, s in zip(preds, status)]
     right_given = sum(p == g for p, g in zip(preds, gold))
     rows = list(dict.fromkeys(list(model.characters) + gold))
     cols = rows + ["(unknown)"]
@@ -338,6 +345,8 @@ def evaluate(model: SpeakerModel, labels: Sequence, audio_of: Callable[[Path], n
         "enrolled_accuracy": sum(r for r, g in zip(right, gold) if g in known) / n_enrolled if n_enrolled else math.nan,
         "unenrolled": n - n_enrolled,
         "false_accepts": sum(p is not None for p, g in zip(preds, gold) if g not in known),
+        "confident_accuracy": sum(p == g if g in known else p is None for p, g in zip(sure, gold)) / n if n else math.nan,
+        "confident_false_accepts": sum(p is not None for p, g in zip(sure, gold) if g not in known),
         "confident": sum(s == "confident" for s in status),
         "maybe": sum(s == "maybe" for s in status),
         "unknown": sum(s == "unknown" for s in status),

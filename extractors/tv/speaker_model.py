@@ -21,7 +21,7 @@ FORMAT = "rolecorpus-speakers/1"
 # Defaults; configs/pipeline.yaml section `speakers:` overrides them (the CLI passes them in).
 DEFAULTS = {
     "accept": 0.45,        # cosine to the best centroid for a confident label
-    "maybe": 0.25,         # cosine for a 'maybe' label (kept, lower confidence)
+    "maybe": 0.25,         # cosine for a 'maybe' verdict (a guess for review; speaker null unless keep_maybe)
     "margin": 0.05,        # best minus second-best cosine needed for a confident label
     "min_duration": 0.3,   # seconds; shorter lines are not embedded ('too-short')
     "window": 1.0,         # seconds; shorter lines are embedded with context up to this length
@@ -30,11 +30,13 @@ DEFAULTS = {
     "znorm": True,         # rank characters by scores standardised over the episode's lines
     "calibrate": True,     # with >= 5 lines per character, set accept from the training scores
     "open_set": True,      # a line must also beat its cohort-normalised threshold (else unknown)
-    "snorm_accept": -0.10,  # cohort-normalised score for a confident label (tuned on synthetic voices)
+    "snorm_accept": -0.13,  # cohort-normalised score for a confident label (tuned on synthetic voices; was -0.10
+                            # while `maybe` lines kept their guess: benchmarks/tv_openset.py)
     "snorm_maybe": -0.15,   # cohort-normalised score for a 'maybe' label; below it the voice is nobody enrolled
     "cohort_top": 5,       # adaptive s-norm: the N most similar cohort lines give the normalising means
     "group_link": 0.2,     # centred cosine that links two low-scoring lines into a voice of their own
     "group_size": 3,       # low-scoring lines that make a voice nobody enrolled (a lone one stays `maybe`)
+    "keep_maybe": False,   # a `maybe` line keeps its guess as speaker (else speaker null, the guess in extra.voice)
 }
 THRESHOLDS = ("accept", "maybe", "margin", "snorm_accept", "snorm_maybe")
 CALIBRATE_MIN_LINES = 5

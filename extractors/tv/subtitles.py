@@ -7,7 +7,8 @@
 - Signs, songs, karaoke, titles and credits are dropped: styles whose name says so, events with
   karaoke timing tags (`\\k`), vector drawings (`\\p1`) and comments.
 - Broken timing (unparseable, negative, end before start) raises InputError naming the file and
-  the row (line number in the file); an undecodable file asks for `--encoding`.
+  the row (line number in the file); an undecodable file asks for `--encoding`. A directory, a FIFO, a device
+  or a file over 8 MB (`SUBTITLE_MAX_BYTES`) is refused before a byte is read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from ..characters import AliasResolver
 from ..errors import InputError
 from ..records import Line
-from ..textio import decode_bytes
+from ..textio import check_regular_file, decode_bytes, max_text_bytes, read_source_bytes
 
 FORMATS = {".srt": "srt", ".ass": "ass", ".ssa": "ssa", ".vtt": "vtt"}
 
@@ -38,7 +39,7 @@ _VTT_TIME = re.compile(r"^\s*(?:(-?\d+):)?(-?\d{1,2}):(\d{1,2})\.(\d{1,3})\s*-->
 _NAME_PREFIX = re.compile(
     r"^\s*((?:[A-Z\u00C0-\u024F][\w'\u00C0-\u024F.\-]*)(?:\s+[A-Z\u00C0-\u024F][\w'\u00C0-\u024F.\-]*){0,3})"
     r"(?:\s*\((?:V\.?O\.?|O\.?S\.?|CONT'?D)\))?\s*[:：]\s*(?=\S)(.*)$", re.S)
-_CJK_NAME_PREFIX = re.compile(r"^\s*([\u4e00-\u9fff·・]{1,8})\s*[:：]\s*(?=\S)(.*)$", re.S)
+_CJK_NAME_PREFIX = re.compile(r"^\s*([\u4e00-\u9fff\u3040-\u30ff·]{1,8})\s*[:：]\s*(?=\S)(.*)$", re.S)  # + kana
 _NOT_NAMES = {"note", "warning", "subtitles", "subtitle", "translation", "translator", "caption", "captions",
               "www", "http", "https", "sync", "synced", "edited", "ps", "re", "q", "a"}
 
@@ -166,15 +167,22 @@ def _read_pysubs2(text: str, path: Path, fmt: str) -> list[Cue]:
     return cues
 
 
+# a feature film's subtitles are well under 1 MB; a larger file is not subtitles (or is many films at once)
+SUBTITLE_MAX_BYTES = 8_000_000
+
+
+def _max_subtitle_bytes() -> int:
+    return min(SUBTITLE_MAX_BYTES, max_text_bytes())
+
+
 def read_cues(path: str | Path, encoding: str | None = None) -> list[Cue]:
     """All timed cues of a subtitle file, timing validated."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError("no such subtitle file", path)
+    check_regular_file(path, _max_subtitle_bytes(), "than a subtitle file holds")
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise InputError(f"unknown subtitle format {path.suffix!r} (expected {', '.join(FORMATS)})", path)
-    data = path.read_bytes()
+    data = read_source_bytes(path, _max_subtitle_bytes(), "than a subtitle file holds")
     if not data.strip():
         raise InputError("subtitle file is empty", path)
     text = decode_bytes(data, path, encoding)

@@ -88,3 +88,25 @@ def words_in_span(transcript: dict, start: float, end: float, margin: float = 0.
     """The transcript's words whose middle lies in [start - margin, end + margin] (what a reference covers)."""
     return " ".join(w["w"] for s in transcript["segments"] for w in s.get("words", [])
                     if start - margin <= (w["s"] + w["e"]) / 2 <= end + margin)
+
+
+def compare_lines(a: list, b: list, tolerance: float = 0.1) -> dict:
+    """How close two transcriptions' lines are (e.g. faster-whisper's and openai-whisper's of one file).
+
+    `a` and `b` are lines with `text`, `start`, `end` (extractors.records.Line). Returns `wer` (b's words
+    as the reference, plain normalisation), `lines_a` / `lines_b`, and `boundaries`: the share of all line
+    starts and ends (both sides) that have one on the other side within `tolerance` seconds (1.0 = the same
+    segmentation), with `max_shift`, the largest such difference in seconds.
+    """
+    ref = " ".join(ln.text for ln in b)
+    hyp = " ".join(ln.text for ln in a)
+    ta = sorted(t for ln in a for t in (ln.start, ln.end))
+    tb = sorted(t for ln in b for t in (ln.start, ln.end))
+
+    def near(ts, others):
+        return [min((abs(t - o) for o in others), default=float("inf")) for t in ts]
+
+    d = near(ta, tb) + near(tb, ta)
+    hit = [x for x in d if x <= tolerance]
+    return {"wer": wer(ref, hyp, "plain"), "lines_a": len(a), "lines_b": len(b),
+            "boundaries": len(hit) / len(d) if d else 1.0, "max_shift": round(max(hit, default=0.0), 3)}

@@ -83,8 +83,11 @@ def _finish(out: list[Placed], base: str, page_character: str | None, is_charact
         for o in run:
             if not blocks or blocks[-1] != o.block:
                 blocks.append(o.block)
+        first: dict = {}  # a block's number: its first place in `blocks` (a dict, not `blocks.index`: quadratic)
+        for i, b in enumerate(blocks):
+            first.setdefault(b, i)
         for o in run:
-            k = blocks.index(o.block) + 1
+            k = first[o.block] + 1
             if len(blocks) == 1:
                 o.quote.unit = path or base
             elif path:

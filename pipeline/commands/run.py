@@ -48,7 +48,7 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     project = project or Project.current()
     check_id(work, "--work")
     check_output(output, "-o")
-    if Path(output).resolve() == Path(source).resolve():
+    if os.path.realpath(output) == os.path.realpath(source):  # realpath: a loop of links raises nothing
         raise InputError("-o is the source itself; writing would destroy it", output)
     metrics_file = metrics_path(project, kind, work)
     extractor = extractor or get_extractor(kind)()

@@ -3,6 +3,9 @@
 `discover` clusters the voices of a season before anyone is named; `name` gives a cluster to a character and
 trains the voice profile from every named cluster (extractors/tv/discover.py).
 
+Every id the commands take or write under (character ids, cluster ids, `--work`, the name of an output folder)
+goes through extractors/ids.py `check_id`, as in the other commands.
+
 Thresholds and segment settings come from the `speakers:` section of configs/pipeline.yaml
 (pipeline.settings.SpeakerSettings; its defaults are extractors.tv.speaker_id.DEFAULTS).
 """
@@ -17,10 +20,11 @@ from typing import Optional
 import typer
 
 from extractors.errors import InputError
+from extractors.ids import check_id
 
 from ..cli_app import speakers_app
 from ..paths import Project
-from ..settings import load_settings
+from ..settings import load_settings, validate_model
 
 
 def _settings() -> dict:
@@ -29,6 +33,12 @@ def _settings() -> dict:
 
     st = load_settings(Project.current().pipeline_yaml).speakers.model_dump(exclude_unset=True)
     return {**DEFAULTS, **st}
+
+
+def _out_name(out: Path, what: str = "-o/--out") -> Path:
+    """An output folder whose own name is a valid id (it becomes a file name others refer to)."""
+    check_id(Path(out).resolve().name, f"{what} folder name", out)
+    return out
 
 
 def _resolver():
@@ -78,8 +88,11 @@ def train(
     from extractors.tv.labels import read_labels
     from extractors.tv.speaker_id import train_from_labels
 
+    _out_name(out)
     st = _settings()
     labs = read_labels(labels, _resolver(), media)
+    for lab in labs:
+        check_id(lab.character, "character id", labels)
     audio = _load_labelled_audio(labels, labs)
     enc = _encoder(threads or int(st.get("threads") or 0))
     with _progress(len(labs), "embedding labelled lines") as bar:
@@ -160,7 +173,8 @@ def evaluate(
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
 ) -> None:
     """Identify every labelled line and print accuracy, coverage, false accepts of voices nobody enrolled (labelled
-    characters the model does not know) and the confusion matrix."""
+    characters the model does not know) and the confusion matrix; a 'maybe' verdict's guess counts as given, and
+    the `confident` line gives the figures for the speakers `extract tv` writes (confident verdicts only)."""
     from extractors.tv.labels import read_labels
     from extractors.tv.speaker_id import SpeakerModel, evaluate as run_eval
 
@@ -181,6 +195,9 @@ def evaluate(
         typer.echo(f"enrolled   {res['enrolled_accuracy']:.3f}   (correct / lines of enrolled voices)")
     typer.echo(f"false accepts {res['false_accepts']} of {res['unenrolled']} lines of voices nobody enrolled "
                "(given a speaker)")
+    typer.echo(f"confident  {res['confident_accuracy']:.3f}   (correct / all, counting only confident verdicts: the "
+               f"speakers `extract tv` writes; 'maybe' guesses go to review), false accepts "
+               f"{res['confident_false_accepts']}")
     typer.echo(f"verdicts   confident {res['confident']}, maybe {res['maybe']}, unknown {res['unknown']}, "
                f"too-short {res['too_short']}")
     typer.echo(format_matrix(res["rows"], res["cols"], res["matrix"]))
@@ -261,6 +278,8 @@ def discover(
     language: Optional[str] = typer.Option(None, "--language", help="Spoken language for Whisper; detected when "
                                                                     "omitted."),
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
+    asr_backend: str = typer.Option("faster-whisper", "--asr-backend", help="Whisper backend when there are no "
+                                    "subtitles: faster-whisper (the default) or openai-whisper."),
 ) -> None:
     """Embed every line of every episode (ECAPA-TDNN) and cluster the voices; sample clips and lines per voice."""
     from extractors.tv.audio import decode_audio
@@ -270,13 +289,16 @@ def discover(
 
     from ..models import PipelineModels
 
+    check_id(work, "--work")
+    _out_name(out)
     st = _settings()
     files = _episodes(media)
     models = PipelineModels(Project.current().cache)
     th = threads or int(st.get("threads") or 0)
     episodes, audio = [], {}
     for f in files:
-        opts = TvOptions(subtitles=_beside(f) if subtitles_beside else None, language=language, threads=th)
+        opts = validate_model(TvOptions, {"subtitles": _beside(f) if subtitles_beside else None, "language": language,
+                                          "threads": th, "asr_backend": asr_backend}, None, None)
         lines = extract_tv(f, work, opts, resolver=_resolver(), cache_dir=Project.current().cache, progress=False,
                            whisper=lambda: models.whisper(opts.asr_backend, opts.model, th))
         audio[f.resolve()] = decode_audio(f)
@@ -294,19 +316,30 @@ def discover(
 
 @speakers_app.command("name")
 def name(
-    cluster: str = typer.Argument(..., help="A cluster from `speakers discover` (voice_03, or 3)."),
-    character: str = typer.Argument(..., help="The character id (or an alias) its voice belongs to."),
+    cluster: Optional[str] = typer.Argument(None, help="A cluster from `speakers discover` (voice_03, or 3)."),
+    character: Optional[str] = typer.Argument(None, help="The character id (or an alias) its voice belongs to."),
     voices: Path = typer.Option(Path("data/voices"), "--voices", help="The folder `speakers discover` wrote."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Speaker model to (re)write; default VOICES/model."),
+    names: Optional[Path] = typer.Option(None, "--names", help="Name several clusters at once from a CSV "
+                                         "`cluster,character` (the naming kept as data: `dvc repro` replays it)."),
 ) -> None:
     """Label every line of a discovered voice and train the voice profile from all named voices."""
-    from extractors.tv.discover import name_cluster
+    from extractors.tv.discover import name_clusters, read_names
 
-    cid = _resolver().resolve(character)
-    if cid is None:
-        raise InputError(f"unknown character {character!r} (add it with `rolecorpus add-character`)",
-                         Project.current().configs)
-    model_dir = out or voices / "model"
-    n, model = name_cluster(voices, cluster, cid, model_dir, _settings())
+    if (names is None) == (cluster is None or character is None) or (names is not None and cluster is not None):
+        raise InputError("give CLUSTER CHARACTER, or --names FILE (not both)")
+    resolver = _resolver()
+    if names is not None:
+        pairs = read_names(names, resolver.resolve)
+    else:
+        check_id(cluster, "cluster id")
+        cid = resolver.resolve(character)
+        if cid is None:
+            raise InputError(f"unknown character {character!r} (add it with `rolecorpus add-character`)",
+                             Project.current().configs)
+        pairs = [(cluster, check_id(cid, "character id"))]
+    model_dir = _out_name(out or voices / "model")
+    n, model = name_clusters(voices, pairs, model_dir, _settings())
     counts = ", ".join(f"{c} {k}" for c, k in model.counts.items())
-    typer.echo(f"{cluster}: {n} lines are {cid}; wrote {model_dir} ({counts})")
+    named = ", ".join(f"{c} = {ch}" for c, ch in pairs)
+    typer.echo(f"{named}: {n} lines named; wrote {model_dir} ({counts})")

@@ -1,0 +1,134 @@
+"""The turn-taking decoder (extractors/novel/conversation.py) against the plain triple loop it replaced for speed.
+
+`decode` computes forward-backward over pair states from per-step transition vectors; the reference below is
+the original code (a call of `trans` per (a, b, c) triple). Their posteriors must be equal to the last bit, on
+random exchanges of every shape (1..14 turns, 1..10 candidates, tags, genders, vocatives, gaps, priors, cores)
+and on the real exchanges of Alice: the novel figures depend on it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+from extractors.novel import conversation
+from extractors.novel.conversation import OTHER, Turn, Weights, _emission, _lse, decode
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def reference_decode(turns, cands, gender, prior=None, w=None, core=None):
+    w = w or Weights()
+    states = list(dict.fromkeys(cands)) + [OTHER]
+    S, n = len(states), len(turns)
+    if n == 0:
+        return []
+    cores = core if isinstance(core, list) else [core] * n
+    em = [[_emission(turns, k, c, gender, w) + (w.peripheral if cores[k] is not None and c != OTHER and c not in cores[k] else 0.0)
+           for c in states] for k in range(n)]
+    if prior:
+        for j, c in enumerate(states):
+            em[0][j] += prior.get(c, 0.0)
+
+    def trans(k, a, b, c):
+        gap = turns[k].gap_before
+        if states[c] == OTHER:
+            return -0.5 if states[b] == OTHER else 0.0
+        if c == b:
+            return w.repeat_after_gap if gap else w.repeat
+        if a is None or states[a] == OTHER or a == c:
+            return 0.0
+        return w.third_after_gap if gap else w.third
+
+    NEG = -1e9
+    fwd = [{(S, c): em[0][c] for c in range(S)}]
+    for k in range(1, n):
+        f, by_b = {}, {}
+        for (a, b), v in fwd[-1].items():
+            by_b.setdefault(b, []).append((a, v))
+        for c in range(S):
+            for b, items in by_b.items():
+                f[(b, c)] = _lse([v + trans(k, None if a == S else a, b, c) for a, v in items]) + em[k][c]
+        fwd.append(f)
+    bwd = [dict() for _ in range(n)]
+    bwd[n - 1] = {key: 0.0 for key in fwd[n - 1]}
+    for k in range(n - 2, -1, -1):
+        nxt, b_ = bwd[k + 1], {}
+        for (a, b) in fwd[k]:
+            vals = [nxt[(b, c)] + trans(k + 1, None if a == S else a, b, c) + em[k + 1][c] for c in range(S) if (b, c) in nxt]
+            b_[(a, b)] = _lse(vals) if vals else NEG
+        bwd[k] = b_
+    out = []
+    for k in range(n):
+        tot = {}
+        for key, v in fwd[k].items():
+            tot.setdefault(key[1], []).append(v + bwd[k].get(key, NEG))
+        logs = {c: _lse(v) for c, v in tot.items()}
+        z = _lse(list(logs.values()))
+        out.append({states[c]: math.exp(v - z) for c, v in logs.items()})
+    return out
+
+
+def _random_exchange(rng: random.Random):
+    names = [f"c{i}" for i in range(12)]
+    n, S = rng.randint(1, 14), rng.randint(1, 10)
+    cands = rng.sample(names, S)
+    turns = [Turn(fixed=rng.choice([None, None, None, rng.choice(cands)]), gender=rng.choice([None, "male", "female"]),
+                  vocatives=set(rng.sample(cands, rng.randint(0, min(2, S)))),
+                  narr_subj=rng.sample(cands, rng.randint(0, min(2, S))), gap_before=rng.random() < 0.4,
+                  suggestion=rng.choice([None, *cands]), suggestion_weight=rng.random()) for _ in range(n)]
+    gender = {c: rng.choice(["male", "female", None]) for c in cands}
+    prior = {c: rng.random() for c in cands} if rng.random() < 0.5 else None
+    core = [set(rng.sample(cands, rng.randint(0, S))) for _ in range(n)] if rng.random() < 0.5 else None
+    return turns, cands, gender, prior, core
+
+
+def test_decode_equals_the_triple_loop_bit_for_bit_on_random_exchanges():
+    rng = random.Random(9)
+    for _ in range(400):
+        turns, cands, gender, prior, core = _random_exchange(rng)
+        got, want = decode(turns, cands, gender, prior, core=core), reference_decode(turns, cands, gender, prior, core=core)
+        assert got == want and [list(g) for g in got] == [list(x) for x in want]
+
+
+def test_decode_equals_the_triple_loop_on_alices_exchanges(monkeypatch):
+    from extractors.novel import turns as turns_module
+    from extractors.novel.cast import discover_cast
+    from extractors.novel.extract import extract_novel, read_novel
+
+    calls = []
+
+    def checked(turns, cands, gender, prior=None, w=None, core=None):
+        got = conversation.decode(turns, cands, gender, prior, w=w, core=core)
+        calls.append(got == reference_decode(turns, cands, gender, prior, w=w, core=core))
+        return got
+
+    monkeypatch.setattr(turns_module, "decode", checked)
+    path = SAMPLES / "alice29.txt"
+    text = read_novel(path)
+    cast = discover_cast(text, "en")
+    extract_novel(path, "alice", [m.to_character("alice", "en") for m in cast], language="en", text=text)
+    assert len(calls) >= 20 and all(calls)
+
+
+def test_tag_neighbours_equal_the_walk_over_the_paragraph():
+    """`_tag` finds a quote's narration bounds from per-paragraph running max/min (a one-line text is one
+    paragraph of thousands of quotes: the walk it replaced was quadratic); the bounds must be the walk's."""
+    from extractors.novel.attribution import Attributor
+    from extractors.novel.chapters import split_paragraphs
+    from extractors.novel.names import NameIndex
+    from extractors.novel.quotes import find_quotes
+
+    line = "“Hello there, Tom,” said Mary. “Good day to you, Mary,” Tom replied. She nodded. “Come,” she said. "
+    for text in ((SAMPLES / "alice29.txt").read_text(encoding="utf-8"), line * 300):
+        paras = split_paragraphs(text)
+        quotes = find_quotes(text, paras)
+        att = Attributor(text, paras, quotes, NameIndex([], "en"), "en")
+        assert len(quotes) > 500
+        for i, q in enumerate(quotes):
+            walk_end = max([paras[q.para][0]] + [quotes[j].outer[-1][1] for j in att.by_para.get(q.para, []) if j < i])
+            lp = q.paras[-1]
+            walk_start = min([paras[lp][1]] + [quotes[j].outer[0][0] for j in att.by_para.get(lp, []) if j > i])
+            assert max(paras[q.para][0], att._para_end_before(q.para, i)) == walk_end
+            assert min(paras[lp][1], att._para_start_after(lp, i)) == walk_start

@@ -72,7 +72,7 @@ def project(dst: Path, works: dict, characters: dict) -> Path:
             ch["sources"] = list(ch["sources"]) + raw
             f.write_text(yaml.safe_dump(ch, allow_unicode=True, sort_keys=False), encoding="utf-8")
     cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text(encoding="utf-8"))
-    cfg.update(works=works, characters=characters, voices={})
+    cfg.update(works=works, characters=characters, voices={}, seasons={})
     (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, allow_unicode=True, sort_keys=False),
                                                encoding="utf-8")
     return dst

@@ -48,12 +48,31 @@ def _voices(project: Project, settings) -> dict[str, str]:
     return errors
 
 
+def _seasons(project: Project, settings) -> dict[str, str]:
+    """Discover and name the voices of each season (as stage season@ID: `speakers discover` into data/voices/ID,
+    then `speakers name --names` into SOURCES/speakers/ID), so the works that name that model can be built."""
+    from ..commands.speakers import discover, name
+
+    errors = {}
+    for sid, spec in settings.seasons.items():
+        voices = project.root / "data" / "voices" / sid
+        try:
+            discover(media=[str(project.root / spec.episodes)], out=voices, subtitles_beside=True, work=sid,
+                     language=None, threads=0, asr_backend="faster-whisper")
+            name(cluster=None, character=None, voices=voices,
+                 out=project.root / settings.sources / "speakers" / sid, names=project.root / spec.names)
+        except InputError as e:
+            errors[f"season {sid}"] = str(e)
+    return errors
+
+
 def build_all(project: Project, engine) -> None:
     """Build every configured work and character on `engine`; BatchFailed names what failed."""
     from tqdm import tqdm
 
     settings = load_settings(project.pipeline_yaml)
     errors = _voices(project, settings)
+    errors.update(_seasons(project, settings))
     plans, plan_errors = _plans(project, settings)
     errors.update(plan_errors)
     results, file_errors = gather(plans, engine, project)

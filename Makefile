@@ -40,8 +40,9 @@ sample: setup
 
 # Gold-data tests (../shared/corpora: PDNC, 红楼梦) skip with their reason when the data is absent;
 # ROLECORPUS_REQUIRE_GOLD=1 (set by .ci/run) makes them fail instead. -rs lists every skip and why.
+# Two workers (pytest-xdist), one test file per worker at a time, so module fixtures are built once.
 test: setup
-	$(BIN)/python -m pytest -q -rs -p no:cacheprovider tests
+	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -n 2 --dist loadfile --durations=25 tests
 
 bench: setup
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -59,7 +59,10 @@ def expand(source: str | Path, kind: str, files: str | None = None) -> list[Path
     picked = sorted(p for p in found if p.is_file() and not p.name.startswith(".")
                     and not (kind == "tv" and p.suffix.lower() in SUBTITLES))
     if not picked:
-        raise InputError(f"matches no file{f' ({files})' if files else ''}", source)
+        if Path(source).is_dir():
+            raise InputError(f"a directory with no file matching {files or '*'} (a folder is a batch work: "
+                             "every file in it is read)", source)
+        raise InputError("matches no file", source)
     seen: dict[str, Path] = {}
     for p in picked:  # a line's `source` is the file name: two files of one name would mix their lines
         if p.name in seen:

@@ -127,6 +127,7 @@ def test_dvc_repro_after_a_review_rebuilds_only_the_reviewed_works_characters(tm
     cfg["works"] = {w: cfg["works"][w] for w in ("asyoulik", "jaques_quotes")}
     cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "jaques": {"work": "jaques_quotes"}}
     cfg["voices"] = {}
+    cfg["seasons"] = {}  # nor the sample season's voices (not copied here)
     cfg["eval_chat"]["characters"] = []  # eval@ID scores liubei, not built here
     (tmp_path / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",

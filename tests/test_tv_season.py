@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,7 +51,8 @@ def test_season_files_are_small_unnamed_and_hold_side_characters():
 
 
 def sh(cwd, *cmd):
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")  # the venv's dvc
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     assert p.returncode == 0, (cmd, p.stdout[-3000:], p.stderr[-3000:])
     return p.stdout + p.stderr
 

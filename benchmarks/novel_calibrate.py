@@ -49,7 +49,13 @@ def fit_rules(rows: list) -> dict[str, float]:
             c = counts.setdefault(calibration.rule_key(a.rule), [0, 0])
             c[0] += ok
             c[1] += 1
-    return {k: round((r + 1) / (n + 2), 3) for k, (r, n) in sorted(counts.items())}
+    out = {k: round((r + 1) / (n + 2), 3) for k, (r, n) in sorted(counts.items())}
+    for k, parent in calibration.RULE_FAMILY.items():  # a rare variant of a tag is shrunk towards its family
+        if k in counts and parent in counts:
+            r, n = counts[k]
+            pr, pn = counts[parent]
+            out[k] = round((r + calibration.FAMILY_WEIGHT * (pr + 1) / (pn + 2)) / (n + calibration.FAMILY_WEIGHT), 3)
+    return out
 
 
 def fit_turns(rows: list, l2: float = 1.0) -> dict[str, float]:

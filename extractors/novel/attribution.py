@@ -171,7 +171,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
             res[i].vocatives = self.vocatives(q) | res[i].addressees
             if res[i].speaker in res[i].vocatives and res[i].rule not in ("verb-name", "name-verb", "zh-name-verb", "zh-other-verb"):
                 res[i] = Attribution(vocatives=res[i].vocatives)
-            if res[i].rule in ("verb-noun", "noun-verb") and res[i].surface:
+            if res[i].rule in ("verb-noun", "noun-verb", "pre-noun-verb") and res[i].surface:
                 km = re.match(r"(his|her|their)\s+(?:[a-z\-]+\s+)*?(" + "|".join(KIN_NOUNS) + r")$", res[i].surface.strip())
                 if km:
                     res[i].kin = ({"his": "male", "her": "female"}.get(km.group(1)), km.group(2))

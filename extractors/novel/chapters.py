@@ -49,14 +49,24 @@ _BLOCK = re.compile(r"(?:[^\n]|\n(?![ \t\u3000]*\n))+")
 _LINE = re.compile(r"[^\n]+")
 
 
+def hard_wrapped(chunk: str) -> bool:
+    """Lines broken at a fixed width (Gutenberg's ~70 characters): most lines end near the longest ones. Such a
+    text keeps blank lines between paragraphs even where long speeches leave few of them."""
+    lens = sorted(len(m.group(0).rstrip()) for m in _LINE.finditer(chunk) if m.group(0).strip())
+    if not lens:
+        return False
+    p95 = lens[int(0.95 * (len(lens) - 1))]
+    return 40 <= p95 <= 100 and sum(1 for n in lens if n >= p95 - 15) >= 0.5 * len(lens)
+
+
 def split_paragraphs(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """(start, end) offsets of the non-blank paragraphs of text[start:end], whitespace trimmed."""
     end = len(text) if end is None else end
     chunk = text[start:end]
     blocks = [m.span() for m in _BLOCK.finditer(chunk)]
     n_lines = chunk.count("\n") + 1
-    if len(blocks) * 8 < n_lines and n_lines > 20:  # hardly any blank lines: one paragraph per line
-        blocks = [m.span() for m in _LINE.finditer(chunk)]
+    if len(blocks) * 8 < n_lines and n_lines > 20 and not hard_wrapped(chunk):
+        blocks = [m.span() for m in _LINE.finditer(chunk)]  # hardly any blank lines, long lines: a paragraph a line
     out = []
     for s, e in blocks:
         seg = chunk[s:e]

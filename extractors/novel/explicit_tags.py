@@ -15,7 +15,8 @@ from itertools import accumulate
 
 from .speaker_guess import Attribution
 from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
-                          _PRON_BEFORE_VERB, _SENT_END, _V, _VERB_ONLY, NOUN_GENDER, PRON_GENDER)
+                          _PRON_BEFORE_VERB, _SENT_END, _V, _VERB_ONLY, ADJ_THE, HEARD, HEARD_VERB, NAME_PREFIX,
+                          NOUN_GENDER, NP_SUBJECT, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
 
 
 class TagMixin:
@@ -26,11 +27,15 @@ class TagMixin:
         if m:
             pos = m.end()
             nm = self.index.regex.match(t, pos, e) if self.index.regex else None
-            if nm and (nm.group(1)[:1].isupper() or re.match(r"the\s", nm.group(0))):
+            if nm and (nm.group(1)[:1].isupper() or re.match(r"(?:the|an?)\s", nm.group(0))):
                 cid = self.index.lookup(nm.group(1))
                 if cid:  # `said the painter` (lower case): a description, weaker than a name
-                    rule = "verb-name" if nm.group(1)[:1].isupper() else "verb-descr"
+                    rule = "verb-name" if nm.group(1)[:1].isupper() else self._descr_rule(cid, nm.group(0))
                     return Attribution(cid, 0.95, "explicit-verb", rule, nm.group(0))
+            am = ADJ_THE.match(t, pos, e)  # `said the unsympathetic Marilla`
+            nm = self.index.regex.match(t, am.end(), e) if am and self.index.regex else None
+            if nm and nm.group(0) == nm.group(1) and self.index.lookup(nm.group(1)):
+                return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "verb-adj-name", nm.group(0))
             pm = _PRON_AFTER_VERB.match(t, pos, e)
             if pm:
                 return Attribution(want_gender=PRON_GENDER.get(pm.group(1).lower()), pron_tag=True, surface=pm.group(1),
@@ -40,13 +45,17 @@ class TagMixin:
                 return Attribution(want_gender=NOUN_GENDER[npm.group(1)], pron_tag=True, surface=npm.group(0),
                                    rule="verb-noun", verb=m.group(0), addressees=self._addressees(npm.end(), e))
         lead = re.match(_LEAD, t[s:e]).end() + s
-        nm = self.index.regex.match(t, lead, e) if self.index.regex else None
+        pre = NAME_PREFIX.match(t, lead, e)
+        nm = self.index.regex.match(t, pre.end() if pre else lead, e) if self.index.regex else None
         if nm and nm.group(1)[:1].isupper():
             vm = _VERB_ONLY.match(t, nm.end(), e)
             cid = self.index.lookup(nm.group(1))
             if vm and cid:
                 return Attribution(cid, 0.95, "explicit-verb", "name-verb", nm.group(0))
-        a = self._other_verb_tag(s, e)
+            a = self._heard_tag(nm.end(), e)
+            if a:
+                return a
+        a = self._other_verb_tag(s, e) or self._reply_noun_tag(s, e)
         if a:
             return a
         pm = _PRON_BEFORE_VERB.match(t, s, e)
@@ -75,12 +84,77 @@ class TagMixin:
         nm, cid = named(m.end()) if m else (None, None)
         if cid:
             return Attribution(cid, 0.95, "explicit-verb", "xverb-name", nm.group(0))
-        if "," not in t[max(0, s - 3):s]:
+        end = t[max(0, s - 3):s]
+        if "," not in end and "?" not in end and "!" not in end:
             return None
-        nm, cid = named(re.match(_LEAD, t[s:e]).end() + s)
+        lead = re.match(_LEAD, t[s:e]).end() + s
+        pre = NAME_PREFIX.match(t, lead, e)
+        nm, cid = named(pre.end() if pre else lead)
         if cid and re.match(r"\s+(?:\w+ly\s+)?[a-z]+ed\b", t[nm.end():e]):
-            return Attribution(cid, 0.95, "explicit-verb", "name-xverb", nm.group(0))
+            return Attribution(cid, 0.95, "explicit-verb", "name-xverb" if "," in end else "name-xverb-q", nm.group(0))
         return None
+
+    def _named(self, pos: int, e: int):
+        """(match, character id) of a capitalised name starting at pos, or (match or None, None)."""
+        nm = self.index.regex.match(self.text, pos, e) if self.index.regex else None
+        return (nm, self.index.lookup(nm.group(1))) if nm and nm.group(1)[:1].isupper() else (nm, None)
+
+    def _heard_tag(self, pos: int, e: int) -> Attribution | None:
+        """`"…," Archer heard Lawrence Lefferts say, "…"`: the one heard is the speaker."""
+        hm = HEARD.match(self.text, pos, e)
+        nm, cid = self._named(hm.end(), e) if hm else (None, None)
+        if cid and HEARD_VERB.match(self.text, nm.end(), e):
+            return Attribution(cid, 0.95, "explicit-verb", "heard-name-say", nm.group(0))
+        return None
+
+    def _reply_noun_tag(self, s: int, e: int) -> Attribution | None:
+        """`"…," was Marilla's comment.` / `"…," was the firm reply of Mr. Limbkins.` / `"…" It was Poirot who spoke.`"""
+        t = self.text
+        wm = WAS_REPLY.match(t, s, e)
+        if wm:
+            pm = re.match(r"([^'’\n]{1,60}?)(?:'s|’s)\s+(?:[a-z\-]+\s+){0,3}" + REPLY_NOUN + r"\b", t[wm.end():e])
+            nm, cid = self._named(wm.end(), wm.end() + len(pm.group(1))) if pm else (None, None)
+            if cid and nm.group(0) == nm.group(1) and nm.end() == wm.end() + len(pm.group(1)):
+                return Attribution(cid, 0.95, "explicit-verb", "was-name-reply", nm.group(0))
+            om = re.match(r"the\s+(?:[a-z\-]+\s+){0,3}" + REPLY_NOUN + r"\s+of\s+", t[wm.end():e])
+            nm, cid = self._named(wm.end() + om.end(), e) if om else (None, None)
+            if cid:
+                return Attribution(cid, 0.95, "explicit-verb", "was-name-reply", nm.group(0))
+        im = re.match(_LEAD + r"It\s+was\s+", t[s:e])
+        nm, cid = self._named(s + im.end(), e) if im else (None, None)
+        if cid and re.match(r"\s+who\s+(?:had\s+)?(?:spoken|" + VERBS_EN + r")\b", t[nm.end():e]):
+            return Attribution(cid, 0.95, "explicit-verb", "it-was-name", nm.group(0))
+        return None
+
+    _ROLE_SPAN = 0.15  # a role name (`the doctor`) used across more of the book than this may be several people
+
+    def _descr_rule(self, cid: str, surface: str) -> str:
+        """The rule of `said the X` (a lower-case description): `verb-descr/generic` for a bare common noun
+        (`the man`), `/alias` when it is another name of a character who has a proper name (`the beadle`:
+        Mr. Bumble), `/role` for a character known only by a role (or a long description), `/role-spread` when a
+        short role is mentioned across much of the book (`the doctor` of a long book is rarely one person)."""
+        core = re.sub(r"^(?:the|an?)\s+", "", " ".join(surface.split()).lower())
+        words = core.split()
+        if core in NOUN_GENDER or (len(words) == 2 and words[0] in ("young", "old", "little") and words[1] in NOUN_GENDER):
+            return "verb-descr/generic"
+        c = self.index.characters[cid]
+        if any(n[:1].isupper() and not re.match(r"(?:the|an?|one)\s", n, re.I) for n in [c.name, *c.aliases]):
+            return "verb-descr/alias"
+        if len(words) >= 3 or self._share_spanned(core) <= self._ROLE_SPAN:
+            return "verb-descr/role"
+        return "verb-descr/role-spread"
+
+    def _share_spanned(self, core: str) -> float:
+        """The share of the book between the first and the last `the <core>`."""
+        memo = self.__dict__.setdefault("_span_memo", {})
+        if core not in memo:
+            pat = re.compile(r"\bthe\s+" + r"\s+".join(re.escape(w) for w in core.split()) + r"\b", re.I)
+            first = pat.search(self.text)
+            last = first
+            for last in pat.finditer(self.text, first.start() if first else 0):
+                pass
+            memo[core] = (last.start() - first.start()) / max(1, len(self.text)) if first else 0.0
+        return memo[core]
 
     def _addressees(self, s: int, e: int) -> set:
         """`… to Jane` / `… to Miss Bennet` right after a speech verb: the person spoken to."""
@@ -162,6 +236,10 @@ class TagMixin:
                 return Attribution(self.index.lookup(nm.group(1)), 0.9, "explicit-verb", "pre-by-name", nm.group(0))
             return None
         pos, cid, gender, surface = max(cands, key=lambda c: c[0])
+        npm = NP_SUBJECT.search(t, cut, v_start)
+        if npm and npm.start() > pos:  # `…, and his mother added:`: the noun phrase is the subject, not the name
+            return Attribution(want_gender=NOUN_GENDER.get(npm.group(1)), pron_tag=True, surface=npm.group(0).strip(" ,"),
+                               rule="pre-noun-verb", verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
         if cid:
             return Attribution(cid, 0.9, "explicit-verb", "pre-name-verb", surface)
         return Attribution(want_gender=gender, pron_tag=True, surface=surface, rule="pre-pronoun-verb",

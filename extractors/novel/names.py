@@ -67,6 +67,8 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
     titled_firsts: dict[str, set[str]] = {}
     for c in chars:
         for n in [c.name, *c.aliases]:
+            if _ARTICLE_RE.match(n.strip()):  # `The First Housemaid` is a description: `First` names nobody
+                continue
             title, toks = _name_tokens(n)
             if not toks or (len(toks) == 1 and not title):
                 continue

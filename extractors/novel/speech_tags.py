@@ -41,5 +41,28 @@ _PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
 _NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
 _NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
-_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+)*" + _V)
+_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+|"
+                        r"would\s+|could\s+|did\s+|once\s+|presently\s+)*"
+                        r"(?:" + VERBS_EN + r"|wanted\s+to\s+know|broke\s+off|heard\s+(?:him|her)self\s+\w+ing)\b")
+# `young Thorley hazarded`, `said the unsympathetic Marilla`: words before a name that do not change who it is
+NAME_PREFIX = re.compile(r"(?:young|old|little|poor|dear|good|big)\s+")
+ADJ_THE = re.compile(r"the\s+(?:(?!(?:to|at|with|for|of|and|in|on|by|from|upon|into|towards?)\s)[a-z][a-z\-]*\s+){1,2}(?=[A-Z])")
+# `"…," was Marilla's comment.` / `"…," was the firm reply of Mr. Limbkins.`
+REPLY_NOUN = (r"(?:comment|reply|answer|remark|retort|response|rejoinder|greeting|exclamation|question|words|verdict|"
+              r"cry|protest|observation|ejaculation|explanation|objection|rejoinder|salutation|advice|opinion)")
+WAS_REPLY = re.compile(r"[\s,;:.!?\-—–]*(?:was|were|came)\s+")
+# `"…," Archer heard Lawrence Lefferts say`: the one heard speaks
+HEARD = re.compile(r"\s+(?:\w+ly\s+)?heard\s+")
+HEARD_VERB = re.compile(r"\s+(?:say|ask|cry|exclaim|call|murmur|whisper|mutter|reply|answer|add|remark|observe|declare|"
+                        r"begin|continue|shout|repeat|protest)\b")
 _SENT_END = re.compile(EN_CLAUSE_END + r"\s|[" + EN_CLAUSE_END_MARKS + r"]$|—\s*$")
+# a person named by a noun right before a speech verb in the narration before a quote (`his mother added:`,
+# `the young man, smiling at his betrothed, replied:`): the subject, so no earlier name is
+PERSON_NOUNS = sorted({*NOUN_GENDER, "mamma", "papa", "parent", "mother-in-law", "father-in-law", "sister-in-law",
+                       "brother-in-law", "son-in-law", "daughter-in-law", "hostess", "host", "guest", "visitor",
+                       "stranger", "ancestress", "youth", "lad", "maid", "companion", "cousin", "grandmother",
+                       "grandfather", "old lady", "old man", "young lady", "young man", "little girl", "little boy"},
+                      key=len, reverse=True)
+NP_SUBJECT = re.compile(r"\b(?:the|his|her|their|my|our)\s+(?:[a-z\-]+\s+){0,2}?(" + "|".join(re.escape(n) for n in PERSON_NOUNS)
+                        + r")\s*(?:,[^,\"]{0,80},\s*)?(?:(?:\w+ly|then|now|again|at\s+last|at\s+once)\s+)*$")
+

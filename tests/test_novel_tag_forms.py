@@ -1,0 +1,84 @@
+"""The less common forms of an explicit speech tag (issue 15): each names its speaker, and each keeps its own rule so
+calibration measures it (`said the unsympathetic Marilla`, `was Marilla's comment`, `Archer heard Lefferts say`,
+`It was Poirot who spoke`, `"…?" Archer echoed`, `the gentleman in the white waistcoat`), plus the paragraphs of a
+hard-wrapped text with long speeches."""
+
+from __future__ import annotations
+
+from extractors.characters import Character
+from extractors.novel.chapters import hard_wrapped, split_paragraphs
+from extractors.novel.extract import extract_novel
+
+MARILLA = Character(id="marilla", name="Marilla Cuthbert", series="t", aliases=["Marilla"], gender="female")
+ANNE = Character(id="anne", name="Anne Shirley", series="t", aliases=["Anne"], gender="female")
+ARCHER = Character(id="archer", name="Newland Archer", series="t", aliases=["Archer", "Newland"], gender="male")
+LEFFERTS = Character(id="lefferts", name="Lawrence Lefferts", series="t", aliases=["Lefferts"], gender="male")
+WAISTCOAT = Character(id="waistcoat", name="The Gentleman In The White Waistcoat", series="t", gender="male")
+DOCTOR = Character(id="the_doctor", name="The Doctor", series="t", gender="male")
+HOUSEMAID = Character(id="housemaid", name="The First Housemaid", series="t", gender="female")
+
+
+def tagged(tmp_path, text, chars):
+    p = tmp_path / "n.txt"
+    p.write_text(text, encoding="utf-8")
+    return [(ln.speaker, (ln.extra or {}).get("rule")) for ln in extract_novel(p, "t", chars, language="en", min_confidence=0.0)
+            if ln.kind == "dialogue"]
+
+
+def test_adjective_before_a_name_and_a_name_after_a_question(tmp_path):
+    text = ('"Unromantic fiddlesticks!" said the unsympathetic Marilla.\n\n'
+            '"All round?" Archer echoed with a touch of derision.\n\n'
+            '"Signorina!" said the man to Anne.\n')
+    got = tagged(tmp_path, text, [MARILLA, ARCHER, ANNE])
+    assert got[0] == ("marilla", "verb-adj-name")
+    assert got[1] == ("archer", "name-xverb-q")
+    assert got[2][1] != "verb-adj-name"  # `the man to Anne`: Anne is spoken to, not an adjective's noun
+
+
+def test_comment_heard_and_it_was_forms(tmp_path):
+    text = ('"You did it thoroughly," was Marilla\'s comment.\n\n'
+            '"Not a farthing more," was the firm reply of Anne.\n\n'
+            '"Gad," Archer heard Lawrence Lefferts say, "not one of them holds the bow as she does."\n\n'
+            '"There is a later will." It was Archer who spoke.\n')
+    got = tagged(tmp_path, text, [MARILLA, ANNE, ARCHER, LEFFERTS])
+    assert got[0] == ("marilla", "was-name-reply")
+    assert got[1] == ("anne", "was-name-reply")
+    assert ("lefferts", "heard-name-say") in got
+    assert got[-1] == ("archer", "it-was-name")
+
+
+def test_auxiliary_and_young_before_a_name_tag(tmp_path):
+    text = ('"Perhaps," young Archer hazarded, "she is too unhappy."\n\n'
+            '"The fact is, life is hard," Archer had once said.\n\n'
+            '"How did you like it?" Marilla wanted to know.\n')
+    got = tagged(tmp_path, text, [ARCHER, MARILLA])
+    assert [g[0] for g in got][-2:] == ["archer", "marilla"] and got[0][0] == "archer"
+    assert all(r in ("name-verb", "name-xverb") for _, r in got)
+
+
+def test_descriptions_split_by_how_much_they_say(tmp_path):
+    filler = "Nothing happened for a long while, and the day went by.\n\n" * 400
+    text = ('"That boy will be hung," said the gentleman in the white waistcoat.\n\n'
+            '"He is very ill," said the doctor.\n\n' + filler + 'Later the doctor came back.\n\n'
+            '"The first floor is clean," said the first housemaid.\n')
+    got = tagged(tmp_path, text, [WAISTCOAT, DOCTOR, HOUSEMAID])
+    assert got[0] == ("waistcoat", "verb-descr/role")  # a long description names one person
+    assert got[1] == ("the_doctor", "verb-descr/role-spread")  # `the doctor` across the whole book: maybe several
+    assert got[2][0] == "housemaid"
+
+
+def test_a_noun_subject_before_the_verb_outranks_an_earlier_name(tmp_path):
+    text = ('Marilla smiled at Anne, and her mother, with sudden tenderness, said: "Very well."\n')
+    got = tagged(tmp_path, text, [MARILLA, ANNE])
+    assert got[0][1].startswith("pre-noun-verb")
+
+
+def test_hard_wrapped_text_with_long_speeches_keeps_its_paragraphs():
+    speech = " ".join(["word"] * 600)
+    lines = [speech[i:i + 70] for i in range(0, len(speech), 70)]
+    text = "\n".join(lines) + '\n\n"Ruby thinks of nothing but beaus," said Anne.\n"She is delighted."\n\n' + "\n".join(lines)
+    assert hard_wrapped(text)
+    paras = split_paragraphs(text)
+    assert len(paras) == 3  # not one paragraph per line
+    one_per_line = "\n".join(("Line %d " % i) * (i % 7 + 1) * 9 for i in range(40))
+    assert not hard_wrapped(one_per_line) and len(split_paragraphs(one_per_line)) == 40

@@ -90,7 +90,7 @@ class TagMixin:
         lead = re.match(_LEAD, t[s:e]).end() + s
         pre = NAME_PREFIX.match(t, lead, e)
         nm, cid = named(pre.end() if pre else lead)
-        if cid and re.match(r"\s+(?:\w+ly\s+)?[a-z]+ed\b", t[nm.end():e]):
+        if cid and re.match(r"\s+(?:had\s+|would\s+have\s+)?(?:\w+ly\s+)?[a-z]+ed\b", t[nm.end():e]):
             return Attribution(cid, 0.95, "explicit-verb", "name-xverb" if "," in end else "name-xverb-q", nm.group(0))
         return None
 
@@ -112,7 +112,7 @@ class TagMixin:
         t = self.text
         wm = WAS_REPLY.match(t, s, e)
         if wm:
-            pm = re.match(r"([^'’\n]{1,60}?)(?:'s|’s)\s+(?:[a-z\-]+\s+){0,3}" + REPLY_NOUN + r"\b", t[wm.end():e])
+            pm = re.match(r"([^'’\n]{1,60}?)(?:'s|’s| s)\s+(?:[a-z\-]+\s+){0,3}" + REPLY_NOUN + r"\b", t[wm.end():e])
             nm, cid = self._named(wm.end(), wm.end() + len(pm.group(1))) if pm else (None, None)
             if cid and nm.group(0) == nm.group(1) and nm.end() == wm.end() + len(pm.group(1)):
                 return Attribution(cid, 0.95, "explicit-verb", "was-name-reply", nm.group(0))
@@ -120,6 +120,10 @@ class TagMixin:
             nm, cid = self._named(wm.end() + om.end(), e) if om else (None, None)
             if cid:
                 return Attribution(cid, 0.95, "explicit-verb", "was-name-reply", nm.group(0))
+        fm = re.match(r"[\s,;:.!?\-—–]*from\s+", t[s:e])  # `"M--m--m!" from Mr. Wilcox, who thought…`
+        nm, cid = self._named(s + fm.end(), e) if fm else (None, None)
+        if cid and re.match(r"\s*(?:[,.;:!?)]|—|--|$)", t[nm.end():e]):
+            return Attribution(cid, 0.95, "explicit-verb", "from-name", nm.group(0))
         im = re.match(_LEAD + r"It\s+was\s+", t[s:e])
         nm, cid = self._named(s + im.end(), e) if im else (None, None)
         if cid and re.match(r"\s+who\s+(?:had\s+)?(?:spoken|" + VERBS_EN + r")\b", t[nm.end():e]):

@@ -118,7 +118,8 @@ class NameIndex:
             self.regex = re.compile("|".join(re.escape(p) for p in pats))
         else:
             alt = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in pats)
-            self.regex = re.compile(r"(?<![\w'])(?:(?:the|a|an)\s+)?(" + alt + r")(?![\w])(?!'s?\w)", re.I)
+            # not a possessive: `Darcy's`, nor `Margaret s` (texts that lost their apostrophes)
+            self.regex = re.compile(r"(?<![\w'])(?:(?:the|a|an)\s+)?(" + alt + r")(?![\w])(?!'s?\w)(?! s\b)", re.I)
 
     @staticmethod
     def _is_stub(c: Character, form: str) -> bool:

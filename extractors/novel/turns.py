@@ -20,7 +20,7 @@ PRON_GENDER = {"he": "male", "she": "female"}
 class ConversationMixin:
     NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb", "narrator",
                   "verb-adj-name", "was-name-reply", "heard-name-say", "it-was-name", "xverb-name", "name-xverb",
-                  "name-xverb-q", "verb-descr/alias", "verb-descr/role")
+                  "name-xverb-q", "verb-descr/alias", "verb-descr/role", "from-name")
     SUGGEST = {"center": 2.5, "narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
     min_posterior = 0.4
     # pronoun-tag turns decoded with a posterior below `pron_sure` are less precise than untagged

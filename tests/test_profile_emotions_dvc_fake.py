@@ -61,8 +61,8 @@ def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_p
 
 
 @pytest.mark.parametrize("stage,imports,command", [
-    ("profile", ["pipeline.profile", "extractors.llm_client", "extractors.novel.llm_chunks"], "profile"),
-    ("emotions", ["pipeline.emotions", "extractors.llm_client", "extractors.novel.llm_chunks"], "annotate"),
+    ("profile", ["pipeline.profile", "extractors.llm_client"], "profile"),
+    ("emotions", ["pipeline.emotions", "extractors.llm_client"], "annotate"),
     ("package", ["pipeline.package", "pipeline.profile", "pipeline.emotions"], "corpus"),
 ])
 def test_every_module_an_llm_stage_runs_is_one_of_its_deps(stage, imports, command):

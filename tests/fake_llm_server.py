@@ -1,64 +1,57 @@
-"""A FAKE OpenAI-compatible chat-completions server on 127.0.0.1 for the profile and emotion tests (plumbing only:
-the answers are made up, deterministically, from the request), and the small project those tests run on.
+"""The one fake OpenAI-compatible LLM endpoint of the tests: a real threaded HTTP server on 127.0.0.1 (stdlib
+http.server) speaking the chat-completions protocol, for plumbing tests only (its answers are made up).
 
-The server answers the profile prompt with the JSON object it asks for (naming the people the prompt lists) and
-the emotion prompt with one label per numbered line, chosen by a hash of the line's words (`fake_label`), so a test
-can check that every label landed on its own line. `bad` makes the first answer to each distinct request garbage
-(the second is good); `fast`/`release` hold every request after the first `fast` open (for kill -9 tests).
-It counts requests and returns `usage` tokens; /embeddings answers with tests/fake_embeddings.py's vectors.
+Hooks, given to the constructor or set as attributes while it runs:
+- `answer`: the reply text, a string or a function of the request's messages (default: `echo: <last message>`);
+- `delay`: seconds to wait before each answer;
+- `fail`: statuses to answer first, one a request (429, 500, 401, ...); `fail_always`: a status for every request
+  after those; a 401 echoes the key the client sent, in its message and in a header, as careless servers do;
+- `raw`: a body sent as is with status 200 instead of a completion (an endpoint that does not speak the protocol);
+- `hold_after`: answer that many chat requests, then hold every later one until `release` is set (kill -9 tests);
+- `usage`: the (prompt, completion) tokens it reports; None: a quarter of the characters of each;
+- `key`: the name of a request in `received`/`answered`/`held` (default: the text of its last message).
+What it records: `calls` (every POST), `requests` (the body of every chat request, in arrival order), `received`
+(their keys), `auth` (their Authorization headers), `answered` (keys whose answer was sent) and `held` (keys held).
+POST .../embeddings answers with tests/fake_embeddings.py's bag-of-words vectors (not recorded), so that one
+endpoint serves a whole `dvc repro`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import re
-import shutil
-import subprocess
-import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
+from typing import Callable
 
-import pytest
+from fake_embeddings import bag_of_words
 
-from fake_embeddings import EmbeddingServer, bag_of_words
-
-REPO = Path(__file__).resolve().parent.parent
-LABELS = ("Anger", "Disgust", "Fear", "Happiness", "Sadness", "Surprise", "Neutral", "Frustration", "Excitement",
-          "Other")
-SECRET = "sk-fake-llm-profile-5e1f"
-_NUMBERED = re.compile(r"^\d+\. [^:\n]+: [\"「](.*)[\"」]$", re.M)
+SECRET = "sk-fake-llm-secret-5e1f"  # the key `env()` gives by default
+ERRORS = {429: "Rate limit reached", 500: "model crashed"}
 
 
-def fake_label(text: str) -> str:
-    return LABELS[int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % len(LABELS)]
+def echo(messages: list[dict]) -> str:
+    return "echo: " + messages[-1]["content"]
 
 
-def fake_answer(messages: list[dict]) -> str:
-    user = messages[-1]["content"]
-    numbered = _NUMBERED.findall(user)
-    if numbered:
-        return json.dumps([fake_label(t) for t in numbered])
-    m = re.search(r"Draft a profile of (.+?) from ", user)
-    if m:
-        name = m.group(1)
-        people = re.findall(r"^- (\S[^\n]*?) \(\d+\)$", user, re.M)
-        return json.dumps({"identity": f"(fake) {name} is the person these lines show.",
-                           "speaking_style": f"(fake) {name} speaks in the words of the sample lines.",
-                           "relationships": {p: f"(fake) {name} talks with {p} often." for p in people},
-                           "never_says": ["(fake) anything cruel"]}, ensure_ascii=False)
-    return "I cannot tell what this request wants."
+def last_message(body: dict) -> str:
+    return body["messages"][-1]["content"]
 
 
 class FakeLLMServer:
-    def __init__(self, fast: int | None = None, bad: bool = False, answer=fake_answer):
-        self.fast, self.bad, self.answer = fast, bad, answer
-        self.received: list[str] = []   # the last message of every request, in arrival order
-        self.answered: list[str] = []   # of those, the ones whose answer was sent
+    def __init__(self, answer: str | Callable[[list[dict]], str] = echo, *, delay: float = 0.0,
+                 fail_always: int | None = None, hold_after: int | None = None,
+                 usage: tuple[int, int] | None = None, key: Callable[[dict], str] = last_message):
+        self.answer, self.delay, self.hold_after, self.usage, self.key = answer, delay, hold_after, usage, key
+        self.fail: list[int] = []
+        self.fail_always = fail_always
+        self.raw: bytes | None = None
+        self.calls = 0
+        self.requests: list[dict] = []
+        self.received: list[str] = []
+        self.auth: list[str] = []
+        self.answered: list[str] = []
         self.held: list[str] = []
-        self.bodies: list[dict] = []
         self.release = threading.Event()
         self.lock = threading.Lock()
         outer = self
@@ -77,114 +70,88 @@ class FakeLLMServer:
 
     def _serve(self, h: BaseHTTPRequestHandler) -> None:
         body = json.loads(h.rfile.read(int(h.headers.get("Content-Length") or 0)) or b"{}")
-        if h.path.endswith("/embeddings"):  # so that one fake endpoint serves a whole `dvc repro`
-            return self._embed(h, body)
-        key = body["messages"][-1]["content"]
+        chat = not h.path.endswith("/embeddings")
+        key = self.key(body) if chat else ""
         with self.lock:
-            first = key not in self.received
-            self.received.append(key)
-            self.bodies.append(body)
-            hold = self.fast is not None and len(self.received) > self.fast and not self.release.is_set()
+            self.calls += 1
+            status = self.fail.pop(0) if self.fail else self.fail_always or 200
+            hold = chat and self.hold_after is not None and len(self.received) >= self.hold_after \
+                and not self.release.is_set()
+            if chat:
+                self.requests.append(body)
+                self.received.append(key)
+                self.auth.append(h.headers.get("Authorization", ""))
             if hold:
                 self.held.append(key)
         if hold:
-            self.release.wait(60)
-        content = "not json at all" if self.bad and first else self.answer(body["messages"])
-        data = json.dumps({"id": "fake", "object": "chat.completion", "created": 1700000000, "model": body.get("model"),
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": content}}],
-                           "usage": {"prompt_tokens": len(key) // 4, "completion_tokens": len(content) // 4,
-                                     "total_tokens": (len(key) + len(content)) // 4}}).encode()
-        try:
-            h.send_response(200)
-            h.send_header("Content-Type", "application/json")
-            h.send_header("Content-Length", str(len(data)))
-            h.end_headers()
-            h.wfile.write(data)
-            h.wfile.flush()
-        except OSError:  # the client was killed
-            return
-        if not hold:
+            self.release.wait(120)
+        time.sleep(self.delay)
+        headers = {}
+        if status == 401:
+            auth = h.headers.get("Authorization", "")
+            data = _error(f"Incorrect API key provided: {auth[7:]}. Header: {auth}", "invalid_api_key")
+            headers["WWW-Authenticate"] = auth
+        elif status != 200:
+            data = _error(ERRORS.get(status, "try later"), str(status))
+        elif not chat:
+            data = _embeddings(body)
+        elif self.raw is not None:
+            data = self.raw
+        else:
+            data = self._completion(body, key)
+        if _send(h, status, data, headers) and chat and not hold:
             with self.lock:
                 self.answered.append(key)
 
-    def _embed(self, h: BaseHTTPRequestHandler, body: dict) -> None:
-        inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-        data = json.dumps({"object": "list", "model": body["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1},
-                           "data": [{"object": "embedding", "index": i, "embedding": bag_of_words(t, 32)}
-                                    for i, t in enumerate(inputs)]}).encode()
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
-        h.wfile.write(data)
+    def _completion(self, body: dict, key: str) -> bytes:
+        content = self.answer(body["messages"]) if callable(self.answer) else self.answer
+        tin, tout = self.usage or (len(key) // 4, len(content) // 4)
+        return json.dumps({"id": "fake", "object": "chat.completion", "created": 1700000000,
+                           "model": body.get("model", "m"),
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": content}}],
+                           "usage": {"prompt_tokens": tin, "completion_tokens": tout,
+                                     "total_tokens": tin + tout}}).encode()
 
-    def env(self) -> dict:
-        return {"OPENAI_BASE_URL": self.base_url, "OPENAI_API_KEY": SECRET, "ROLECORPUS_LLM_MODEL": "fake-model"}
+    def env(self, key: str = SECRET, model: str = "fake-model") -> dict:
+        """The environment that points rolecorpus at this endpoint."""
+        return {"OPENAI_BASE_URL": self.base_url, "OPENAI_API_KEY": key, "ROLECORPUS_LLM_MODEL": model}
 
     def close(self) -> None:
         self.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def __enter__(self) -> FakeLLMServer:
+        return self
 
-@pytest.fixture()
-def server():
-    """A fresh fake server per test (import this fixture into the test module)."""
-    s = FakeLLMServer()
-    yield s
-    s.close()
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
-def cli(project: Path, *args, env_extra: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
-    """`rolecorpus ARGS` in `project` (its own cache), with no endpoint unless `env_extra` gives one."""
-    cmd, env = cli_cmd(project, *args, env_extra=env_extra)
-    return subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+def _error(message: str, code: str) -> bytes:
+    return json.dumps({"error": {"message": message, "type": "invalid_request_error", "code": code}}).encode()
 
 
-def cli_cmd(project: Path, *args, env_extra: dict | None = None) -> tuple[list[str], dict]:
-    env = dict(os.environ, ROLECORPUS_ROOT=str(project), ROLECORPUS_CACHE=str(project / ".cache"),
-               PYTHONPATH=str(REPO))
-    for k in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ROLECORPUS_LLM_MODEL", "OPENAI_MODEL"):
-        env.pop(k, None)
-    env.update(env_extra or {})
-    return [sys.executable, "-m", "pipeline.cli", *args], env
+def _embeddings(body: dict) -> bytes:
+    inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    return json.dumps({"object": "list", "model": body.get("model", "m"),
+                       "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                       "data": [{"object": "embedding", "index": i, "embedding": bag_of_words(t, 32)}
+                                for i, t in enumerate(inputs)]}).encode()
 
 
-_BASE: dict[str, Path] = {}
-
-
-def sample_project(tmp_path_factory) -> Path:
-    """A project with the English (Rosalind, As You Like It) and Chinese (刘备, 三国演义 1-15) sample characters,
-    built once per session by the real CLI (build-lines, segment, embed, package), no LLM anywhere; the stories are
-    embedded by the fake embeddings server of tests/fake_embeddings.py (fast; the vectors do not matter here)."""
-    if "root" in _BASE:
-        return _BASE["root"]
-    import yaml
-
-    root = tmp_path_factory.mktemp("llmproj")
-    shutil.copytree(REPO / "configs", root / "configs")
-    (root / "data/samples").mkdir(parents=True)
-    for f in ("asyoulik.txt", "sanguo_1-15.txt"):
-        shutil.copy2(REPO / "data/samples" / f, root / "data/samples" / f)
-    cfg = yaml.safe_load((root / "configs/pipeline.yaml").read_text(encoding="utf-8"))
-    cfg["works"] = {k: cfg["works"][k] for k in ("asyoulik", "sanguo")}
-    cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "liubei": {"work": "sanguo"}, "orlando": {"work": "asyoulik"}}
-    cfg["voices"] = {}
-    (root / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    steps = [("build-lines", "asyoulik"), ("build-lines", "sanguo")]
-    for cid in ("rosalind", "liubei"):  # orlando: configured, no stories (the no-stories error)
-        steps += [("segment", "--character", cid), ("embed", cid, "--backend", "openai", "--model", "fake-embed"),
-                  ("package", cid)]
-    with EmbeddingServer(dim=32) as emb:
-        for step in steps:
-            p = cli(root, *step, env_extra={"OPENAI_BASE_URL": emb.base_url, "OPENAI_API_KEY": SECRET})
-            assert p.returncode == 0, (step, p.stderr)
-    _BASE["root"] = root
-    return root
-
-
-def copy_project(base: Path, dst: Path) -> Path:
-    """A fresh copy of the built sample project (its own cache and outputs)."""
-    shutil.copytree(base, dst, ignore=shutil.ignore_patterns(".cache"))
-    return dst
+def _send(h: BaseHTTPRequestHandler, status: int, data: bytes, headers: dict) -> bool:
+    """Send one JSON answer; False when the client is gone (killed, or gave up waiting)."""
+    try:
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        for k, v in headers.items():
+            h.send_header(k, v)
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+        h.wfile.flush()
+    except OSError:
+        return False
+    return True

@@ -3,8 +3,9 @@
 Every bad case must end in exactly one `error:` line naming the file (and row) or the argument, exit code 2,
 no traceback, no secret, and no file written anywhere (the project, the folder `-o` points into, the temp
 folder a path traversal aims at). The good cases in other encodings must succeed with the right characters.
-The LLM cases use a fake OpenAI-compatible server on localhost that answers 401 and echoes the key
-(plumbing only); the text cases use the committed samples (As You Like It, Alice) and real French text.
+The LLM cases use the fake OpenAI-compatible server on localhost (tests/fake_llm_server.py) answering 401 and
+echoing the key (plumbing only); the text cases use the committed samples (As You Like It, Alice) and real French
+text.
 """
 
 from __future__ import annotations
@@ -15,13 +16,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from cli_asserts import one_line_error
+from fake_llm_server import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "data" / "samples"
@@ -54,41 +54,6 @@ def project(tmp_path_factory):
         p = run(root, *step)
         assert p.returncode == 0, p.stderr
     return root
-
-
-class EchoKeyServer:
-    """A fake OpenAI-compatible endpoint (plumbing only) that refuses every call with HTTP 401 and echoes
-    the key it was sent, in the message and in a header, as careless servers do."""
-
-    def __init__(self):
-        self.calls = 0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                outer.calls += 1
-                auth = self.headers.get("Authorization", "")
-                body = json.dumps({"error": {"message": f"Incorrect API key provided: {auth[7:]}. Header: {auth}",
-                                             "type": "invalid_request_error", "code": "invalid_api_key"}}).encode()
-                self.send_response(401)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("WWW-Authenticate", auth)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def _free_port() -> int:
@@ -341,7 +306,7 @@ def test_bad_input_is_one_line_error_and_writes_nothing(project, tmp_path, case)
 
 @pytest.fixture()
 def echo_server():
-    s = EchoKeyServer()
+    s = FakeLLMServer(fail_always=401)  # refuses every call and echoes the key it was sent, as careless servers do
     yield s
     s.close()
 

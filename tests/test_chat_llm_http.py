@@ -1,79 +1,27 @@
-"""`ask` and `chat` through a real OpenAI-compatible HTTP server on 127.0.0.1.
+"""`ask` and `chat` through a fake OpenAI-compatible HTTP server on 127.0.0.1 (plumbing only).
 
-The server is stdlib `http.server` speaking the chat-completions protocol; the client is the
+The server is tests/fake_llm_server.py (stdlib `http.server` speaking the chat-completions protocol); the client is the
 project's real path (langchain-openai ChatOpenAI over httpx, built from OPENAI_BASE_URL /
 OPENAI_API_KEY). The package is Rosalind's, built from the sample play by the real CLI.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from cli_asserts import one_line_error
+from fake_llm_server import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "sk-test-chat-secret-51c2"
 QUESTION = "Who are you in love with?"
-
-
-class ChatServer:
-    """Answers every chat completion with `answer` (or fails as `mode` says) and records requests."""
-
-    def __init__(self):
-        self.answer = "Rosalind:「Orlando, of course; who else?」"
-        self.mode = "ok"  # ok / slow / error500 / garbage
-        self.requests: list[dict] = []
-        self.auth: list[str] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                outer.requests.append(body)
-                outer.auth.append(self.headers.get("Authorization", ""))
-                if outer.mode == "slow":
-                    time.sleep(4)
-                if outer.mode == "error500":
-                    data, status = b'{"error": {"message": "model crashed"}}', 500
-                elif outer.mode == "garbage":
-                    data, status = b"<html>not an API</html>", 200
-                else:
-                    data, status = json.dumps({
-                        "id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000,
-                        "model": body.get("model", "m"),
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": outer.answer}}],
-                        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-                    }).encode(), 200
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:  # the client gave up (timeout test)
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+ANSWER = "Rosalind:「Orlando, of course; who else?」"
+BROKEN = {"slow": {"delay": 4}, "error500": {"fail_always": 500}, "garbage": {"raw": b"<html>not an API</html>"}}
 
 
 def run(project: Path, *args, env_extra=None, stdin=None):
@@ -108,16 +56,16 @@ def project(tmp_path_factory):
 
 @pytest.fixture()
 def server():
-    s = ChatServer()
+    s = FakeLLMServer(answer=ANSWER, usage=(10, 5))
     yield s
     s.close()
 
 
 def llm_env(server):
-    return {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET, "ROLECORPUS_LLM_MODEL": "local-model"}
+    return server.env(SECRET, "local-model")
 
 
-def test_ask_sends_prompt_stories_and_query_and_prints_the_words(project, server):
+def test_fake_server_ask_sends_prompt_stories_and_query_and_prints_the_words(project, server):
     p = run(project, "ask", "rosalind", QUESTION, "--as", "Orlando", "--show-prompt", env_extra=llm_env(server))
     assert p.returncode == 0, p.stderr
     assert len(server.requests) == 1
@@ -141,7 +89,7 @@ def test_ask_sends_prompt_stories_and_query_and_prints_the_words(project, server
     assert SECRET not in p.stdout + p.stderr
 
 
-def test_chat_keeps_history_and_sends_it_next_turn(project, server):
+def test_fake_server_chat_keeps_history_and_sends_it_next_turn(project, server):
     stdin = "Who are you in love with?\nAnd where do you live?\n/quit\n"
     p = run(project, "chat", "rosalind", "--as", "Orlando", env_extra=llm_env(server), stdin=stdin)
     assert p.returncode == 0, p.stderr
@@ -156,14 +104,15 @@ def test_chat_keeps_history_and_sends_it_next_turn(project, server):
 
 @pytest.mark.parametrize("mode,needle", [("slow", "Timeout"), ("error500", "LLM call failed"),
                                          ("garbage", "LLM call failed")])
-def test_llm_failures_are_one_line_errors_without_the_key(project, server, mode, needle):
-    server.mode = mode
+def test_fake_server_llm_failures_are_one_line_errors_without_the_key(project, server, mode, needle):
+    for hook, value in BROKEN[mode].items():
+        setattr(server, hook, value)
     p = run(project, "ask", "rosalind", QUESTION, "--as", "Orlando", env_extra=llm_env(server))
     line = one_line_error(p, needle)
     assert SECRET not in p.stdout + p.stderr, line
 
 
-def test_llm_answer_with_no_words_is_an_error(project, server):
+def test_fake_server_llm_answer_with_no_words_is_an_error(project, server):
     server.answer = "Rosalind:「」"
     p = run(project, "ask", "rosalind", QUESTION, "--as", "Orlando", env_extra=llm_env(server))
     one_line_error(p, "no words")

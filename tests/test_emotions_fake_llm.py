@@ -1,8 +1,8 @@
 """`rolecorpus annotate emotions ID` end to end against a FAKE OpenAI-compatible server on localhost
-(tests/fake_llm_server.py), for the English (Rosalind) and Chinese (刘备) sample characters: one record per line the
-character speaks, each label on its own line, batches of `emotions.batch`, a rerun asks nothing, a bad answer is
-asked again once, the manifest reports the distribution, and kill -9 mid-run then rerun pays no answer twice and
-writes what an uninterrupted run writes."""
+(tests/fake_llm_server.py; answers: tests/profile_emotions_helpers.py), for the English (Rosalind) and Chinese (刘备)
+sample characters: one record per line the character speaks, each label on its own line, batches of
+`emotions.batch`, a rerun asks nothing, a bad answer is asked again once, the manifest reports the distribution, and
+kill -9 mid-run then rerun pays no answer twice and writes what an uninterrupted run writes."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from collections import Counter
 import pytest
 
 from cli_asserts import one_line_error
-from fake_llm_server import (LABELS, FakeLLMServer, cli, cli_cmd, copy_project, fake_label, sample_project,
-                             server)  # noqa: F401  (server: the fixture)
+from fake_llm_server import FakeLLMServer
+from profile_emotions_helpers import (LABELS, cli, cli_cmd, copy_project, fake_answer, fake_label, garbage_first,
+                                      sample_project, server)  # noqa: F401  (server: the fixture)
 
 from extractors.records import read_lines
 from pipeline.emotions import KEYS, parse_labels
@@ -61,8 +62,8 @@ def test_fake_chinese_lines_are_asked_with_chinese_quotes_and_english_labels(pro
     assert cli(project, "annotate", "emotions", "liubei", "--help").returncode == 0
     p = cli(project, "annotate", "emotions", "liubei", env_extra=dict(server.env(), ROLECORPUS_LLM_MODEL="other"))
     assert p.returncode == 0, p.stderr
-    user = server.bodies[0]["messages"][-1]["content"]
-    assert "1. 刘备: 「" in user and "Chinese (简体中文)" in server.bodies[0]["messages"][0]["content"]
+    user = server.requests[0]["messages"][-1]["content"]
+    assert "1. 刘备: 「" in user and "Chinese (简体中文)" in server.requests[0]["messages"][0]["content"]
 
 
 @pytest.mark.parametrize("cid", ["rosalind", "liubei"])
@@ -77,7 +78,7 @@ def test_fake_package_manifest_reports_the_distribution(project, server, cid):
 
 def test_fake_bad_answers_are_asked_again_once_then_other(project, tmp_path):
     proj = copy_project(project, tmp_path / "bad")
-    bad = FakeLLMServer(bad=True)  # the first answer to each request is not JSON; the second is good
+    bad = FakeLLMServer(answer=garbage_first(fake_answer))  # the first answer to each request is not JSON; the second is good
     try:
         assert cli(proj, "annotate", "emotions", "liubei", env_extra=bad.env()).returncode == 0
         assert len(bad.received) == 6 and len(set(bad.received)) == 3  # each of the 3 batches asked twice
@@ -113,7 +114,7 @@ def test_fake_kill9_mid_run_then_rerun_pays_no_answer_twice_and_equals_an_uninte
     assert cli(project, "annotate", "emotions", "rosalind", env_extra=server.env()).returncode == 0  # uninterrupted
     fresh = copy_project(project, tmp_path / "k")
     (fresh / "data/emotions/rosalind.jsonl").unlink()
-    slow = FakeLLMServer(fast=3)
+    slow = FakeLLMServer(answer=fake_answer, hold_after=3)
     try:
         cmd, env = cli_cmd(fresh, "annotate", "emotions", "rosalind", env_extra=slow.env())
         proc = subprocess.Popen(cmd, cwd=fresh, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

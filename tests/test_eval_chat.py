@@ -1,7 +1,8 @@
 """`rolecorpus eval chat` on Rosalind (English play) and Liu Bei (Chinese novel), packages built by the real CLI.
 
 The offline retrieval bot needs no endpoint; the LLM bots (rag, prompt-only) run against a fake OpenAI-compatible
-server on localhost (tests/fake_llm_server_b.py). Scores: the project's embedder (USE) and ROUGE-L.
+server on localhost (tests/fake_llm_server.py; answers: tests/synth_eval_helpers.py). Scores: the project's embedder
+(USE) and ROUGE-L.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cli_asserts import one_line_error
-from fake_llm_server_b import FakeLLMServer, cli, shared_project
+from synth_eval_helpers import cli, fake_server, shared_project
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = 10  # eval_chat.n of the test project
@@ -25,7 +26,7 @@ def project(tmp_path_factory):
 
 @pytest.fixture()
 def server():
-    s = FakeLLMServer()
+    s = fake_server()
     yield s
     s.close()
 

@@ -2,9 +2,9 @@
 again, only the requests in flight at the kill are repeated, and the temporary files the killed run left
 (beside -o, in the cache, in metrics/) are cleaned by the rerun.
 
-The endpoint is a slow fake OpenAI-compatible server on localhost (plumbing only): it answers the first
-requests at once, then holds every later one open, so the test knows exactly which answers were received
-and which requests were in flight when it sends SIGKILL. The novel is the committed Alice sample.
+The endpoint is the fake OpenAI-compatible server on localhost (tests/fake_llm_server.py, plumbing only), made
+slow: it answers the first requests at once, then holds every later one open, so the test knows exactly which
+answers were received and which requests were in flight when it sends SIGKILL. The novel is the committed Alice sample.
 """
 
 from __future__ import annotations
@@ -14,67 +14,13 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from fake_llm_server import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
 ANSWER = '<json>{"script": [{"role": "narrator", "action": "the scene is set", "dialogue": "-"}]}</json>'
-
-
-class SlowFakeServer:
-    """Answers the first `fast` chat completions at once; holds later ones until `release` is set."""
-
-    def __init__(self, fast: int):
-        self.fast = fast
-        self.answered: list[str] = []  # the chunk (last user message) of every answer sent
-        self.held: list[str] = []  # requests waiting (in flight)
-        self.received: list[str] = []
-        self.release = threading.Event()
-        self.lock = threading.Lock()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                chunk = body["messages"][-1]["content"]
-                with outer.lock:
-                    outer.received.append(chunk)
-                    hold = len(outer.received) > outer.fast and not outer.release.is_set()
-                    if hold:
-                        outer.held.append(chunk)
-                if hold:
-                    outer.release.wait(60)
-                data = json.dumps({"id": "c", "object": "chat.completion", "created": 1700000000, "model": "m",
-                                   "choices": [{"index": 0, "finish_reason": "stop",
-                                                "message": {"role": "assistant", "content": ANSWER}}],
-                                   "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
-                try:
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                    self.wfile.flush()
-                except OSError:  # the client was killed
-                    return
-                if not hold:
-                    with outer.lock:
-                        outer.answered.append(chunk)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.release.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def _cmd(project: Path, novel: Path, out: Path) -> tuple[list[str], dict]:
@@ -90,7 +36,7 @@ def test_kill9_fake_slow_server_repeats_only_requests_in_flight(tmp_path):
     novel = project / "alice.txt"
     novel.write_text((REPO / "data/samples/alice29.txt").read_text(encoding="utf-8")[:60000], encoding="utf-8")
     out = project / "data" / "lines" / "alice.jsonl"
-    server = SlowFakeServer(fast=3)
+    server = FakeLLMServer(answer=ANSWER, hold_after=3, usage=(10, 5))
     try:
         cmd, env = _cmd(project, novel, out)
         env["OPENAI_BASE_URL"] = server.base_url

@@ -1,7 +1,8 @@
 """The one LLM client (extractors/llm_client.py) against a fake OpenAI-compatible HTTP server on 127.0.0.1.
 
 The client is the real path: langchain-openai ChatOpenAI over httpx, built from OPENAI_BASE_URL / OPENAI_API_KEY.
-The server echoes a reply derived from the last message, can fail (429, 500, 401 echoing the key) or be slow.
+The server (tests/fake_llm_server.py) echoes a reply derived from the last message, can fail (429, 500, 401 echoing
+the key) or be slow.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from fake_llm_server import FakeLLMServer
 
 from extractors.errors import InputError
 from extractors.llm_client import LLMClient
@@ -26,57 +27,9 @@ REPO = Path(__file__).resolve().parent.parent
 SECRET = "sk-fake-client-secret-9f3e77"
 
 
-class FakeServer:
-    """Fake chat-completions server: answers `echo: <last user message>`; `fail` is a queue of statuses to
-    answer first (429, 500, 401); `delay` seconds per request; records every request body."""
-
-    def __init__(self, delay: float = 0.0):
-        self.delay, self.fail, self.requests = delay, [], []
-        self.lock = threading.Lock()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                with outer.lock:
-                    outer.requests.append(body)
-                    status = outer.fail.pop(0) if outer.fail else 200
-                time.sleep(outer.delay)
-                if status == 401:
-                    data = json.dumps({"error": {"message": f"Incorrect API key provided: {SECRET}"}}).encode()
-                elif status != 200:
-                    data = b'{"error": {"message": "try later"}}'
-                else:
-                    data = json.dumps({
-                        "id": "x", "object": "chat.completion", "created": 1, "model": body.get("model", "m"),
-                        "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                            "role": "assistant", "content": "echo: " + body["messages"][-1]["content"]}}],
-                        "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}}).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture
 def server(monkeypatch):
-    s = FakeServer()
+    s = FakeLLMServer(usage=(7, 3))
     monkeypatch.setenv("OPENAI_BASE_URL", s.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     yield s
@@ -148,7 +101,7 @@ _RUNNER = textwrap.dedent("""
 
 
 def test_fake_server_kill9_mid_run_repays_only_requests_in_flight(tmp_path, monkeypatch):
-    s = FakeServer(delay=0.25)
+    s = FakeLLMServer(delay=0.25, usage=(7, 3))
     env = dict(os.environ, OPENAI_BASE_URL=s.base_url, OPENAI_API_KEY=SECRET, PYTHONPATH=str(REPO))
     try:
         p = subprocess.Popen([sys.executable, "-c", _RUNNER, str(tmp_path)], env=env,

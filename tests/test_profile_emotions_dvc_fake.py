@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from fake_llm_server import FakeLLMServer
+from profile_emotions_helpers import fake_answer
 from test_dvc_pipeline import _covered, _deps, _modules_used, copy, ran, sh  # noqa: F401  (copy: the fixture)
 
 
@@ -28,7 +29,7 @@ def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_p
     cfg["emotions"]["characters"] = ["rosalind"]
     cfg["eval_chat"]["characters"] = []  # eval@ID would rerun after the profile edit below (tested in test_dvc_pipeline)
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
-    server = FakeLLMServer()
+    server = FakeLLMServer(answer=fake_answer)
     for k, v in server.env().items():
         monkeypatch.setenv(k, v)
     try:
@@ -61,8 +62,8 @@ def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_p
 
 
 @pytest.mark.parametrize("stage,imports,command", [
-    ("profile", ["pipeline.profile", "extractors.llm_client", "extractors.novel.llm_chunks"], "profile"),
-    ("emotions", ["pipeline.emotions", "extractors.llm_client", "extractors.novel.llm_chunks"], "annotate"),
+    ("profile", ["pipeline.profile", "extractors.llm_client"], "profile"),
+    ("emotions", ["pipeline.emotions", "extractors.llm_client"], "annotate"),
     ("package", ["pipeline.package", "pipeline.profile", "pipeline.emotions"], "corpus"),
 ])
 def test_every_module_an_llm_stage_runs_is_one_of_its_deps(stage, imports, command):

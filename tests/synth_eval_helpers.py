@@ -1,12 +1,12 @@
-"""A fake OpenAI-compatible chat server on localhost for the synth and eval-chat tests (plumbing only).
+"""The answers of the fake LLM endpoint (tests/fake_llm_server.py) for the synth and eval-chat tests (plumbing
+only), and the small project those tests share.
 
 Answers depend only on the request, so two runs get the same answers:
 - a question-generation prompt (configs/prompts/synth.*: "Write N new lines" / "请写出N句") gets N lines
   `Speaker:「…」` built from the scene's last spoken line, the first of them the same in every answer (a duplicate that
   dedup must drop);
 - any other request (the chat runtime's prompt) gets `Name:「…」`-free words echoing the last user message.
-`hold_after`: answer that many requests at once, then hold every later one until `release` is set (a run killed
-meanwhile has exactly `answered` received and `held` in flight). Every request body is recorded; `usage` is returned.
+A request is named by `request_key` (a hash of its messages) in the server's `received`/`answered`/`held`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from fake_llm_server import FakeLLMServer
 
 COMMON_EN = "Do you believe in love at first sight?"
 COMMON_ZH = "你相信天命吗？"
@@ -43,62 +43,10 @@ def answer_for(messages: list[dict]) -> str:
     return f"「Indeed, {words[:80]}」" if re.search(r"[A-Za-z]", words) else f"「诚然，{words[:60]}」"
 
 
-class FakeLLMServer:
-    def __init__(self, hold_after: int | None = None):
-        self.hold_after = hold_after
-        self.requests: list[dict] = []
-        self.answered: list[str] = []  # request keys whose answer was sent
-        self.held: list[str] = []
-        self.release = threading.Event()
-        self.lock = threading.Lock()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                key = request_key(body)
-                with outer.lock:
-                    outer.requests.append(body)
-                    hold = outer.hold_after is not None and len(outer.requests) > outer.hold_after \
-                        and not outer.release.is_set()
-                    if hold:
-                        outer.held.append(key)
-                if hold:
-                    outer.release.wait(120)
-                data = json.dumps({"id": "c", "object": "chat.completion", "created": 1700000000,
-                                   "model": body.get("model", "m"),
-                                   "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                                       "role": "assistant", "content": answer_for(body["messages"])}}],
-                                   "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}).encode()
-                try:
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                    self.wfile.flush()
-                except OSError:  # the client was killed
-                    return
-                if not hold:
-                    with outer.lock:
-                        outer.answered.append(key)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def keys(self) -> list[str]:
-        with self.lock:
-            return [request_key(b) for b in self.requests]
-
-    def close(self):
-        self.release.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+def fake_server() -> FakeLLMServer:
+    """The fake endpoint (tests/fake_llm_server.py) answering as `answer_for` says, naming each request by
+    `request_key`, reporting 11 prompt and 7 completion tokens a call."""
+    return FakeLLMServer(answer=answer_for, key=request_key, usage=(11, 7))
 
 
 # -- the small project the synth and eval-chat tests share ------------------------------------------------------

@@ -70,29 +70,49 @@ RULE_PRECISION: dict[str, float] = {
 }
 
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -3.5717,
-    "posterior": 2.7467,
-    "before_agrees": 0.2511,
-    "before_contradicts": 0.0206,
-    "after_agrees": 0.1595,
-    "after_contradicts": 0.039,
-    "both_agree": 0.2345,
-    "two_people": -0.0882,
-    "nobody_tagged": 0.4937,
-    "addressed": 0.7719,
-    "clean_alternation": -0.0087,
-    "clean_and_sure": 0.5088,
-    "pronoun_tag": 0.0477,
-    "first_turn": -0.0551,
-    "log_turns": 0.444,
-    "near_before": -0.2404,
-    "near_after": -0.1193,
-    "margin": 0.9988,
-    "gap_before": -0.1437,
-    "narration_is_guess": 0.0898,
-    "narration_is_other": -0.8868,
-    "two_present": -0.0079,
-    "crowd": -0.1291
+    "bias": -2.2437,
+    "posterior": 1.1071,
+    "before_agrees": 0.1652,
+    "before_contradicts": 0.1819,
+    "after_agrees": 0.1482,
+    "after_contradicts": 0.0094,
+    "both_agree": 0.135,
+    "two_people": -0.1867,
+    "nobody_tagged": 0.5112,
+    "addressed": 0.1485,
+    "clean_alternation": 0.3235,
+    "clean_and_sure": -0.0644,
+    "pronoun_tag": -0.5103,
+    "first_turn": -0.4314,
+    "log_turns": 0.4363,
+    "near_before": -0.1711,
+    "near_after": -0.1128,
+    "margin": -0.4139,
+    "gap_before": -0.327,
+    "narration_is_guess": -0.2132,
+    "narration_is_other": -0.6951,
+    "two_present": -0.106,
+    "crowd": -0.0098,
+    "sug_agrees": 0.1939,
+    "sug_disagrees": -1.2725,
+    "prev_addressed": 0.217,
+    "next_addressed": 0.6056,
+    "gender_unique": 0.7797,
+    "gender_crowd": 0.0555,
+    "narr_before_is_guess": 0.6607,
+    "alt2": 0.1111,
+    "alt2_no": -0.3256,
+    "alt_next2": 0.0643,
+    "alt_next2_no": 0.0729,
+    "repeat": 0.2175,
+    "local_n": -0.007,
+    "mentioned": -0.6242,
+    "soft_gender_bad": -1.0816,
+    "mixed_pair_pron": 0.2954,
+    "post_logit": 0.4087,
+    "pron_post": -0.2335,
+    "post99": -0.0455,
+    "sug_good": 0.8054
 }
 
 
@@ -119,6 +139,30 @@ def turn_vector(f: dict) -> dict[str, float]:
         "narration_is_guess": float(f["narr_is_guess"]),
         "narration_is_other": float(f["narr_is_other"]),
         "two_present": float(f["present"] == 2), "crowd": float(f["present"] >= 4),
+        **_context_vector(f),
+    }
+
+
+def _context_vector(f: dict) -> dict[str, float]:
+    """The inputs from `ConversationMixin._turn_context` (0 when absent): pronoun-gender uniqueness
+    among the exchange's people, the pronoun resolver's agreement, addressed by the turn before/after,
+    decoded alternation two turns away, and the posterior's log-odds (the posterior near 1 matters most)."""
+    if "want" not in f:
+        return {}
+    pron, p = bool(f["pron"]), min(1 - 1e-9, max(1e-9, float(f["posterior"])))
+    return {
+        "sug_agrees": float(f["sug_agrees"] is True), "sug_disagrees": float(f["sug_agrees"] is False),
+        "prev_addressed": float(bool(f["prev_addressed"])), "next_addressed": float(bool(f["next_addressed"])),
+        "gender_unique": float(pron and f["same_gender_local"] == 1),
+        "gender_crowd": float(pron and f["same_gender_local"] >= 3),
+        "narr_before_is_guess": float(f["narr_before_is_guess"]),
+        "alt2": float(f["alt2"] is True), "alt2_no": float(f["alt2"] is False),
+        "alt_next2": float(f["alt_next2"] is True), "alt_next2_no": float(f["alt_next2"] is False),
+        "repeat": float(f["prev_top"] is True), "local_n": float(min(f["local_n"], 5)),
+        "mentioned": float(f["mentioned"]), "soft_gender_bad": float(f["soft_gender_ok"] is False),
+        "mixed_pair_pron": float(pron and f["genders_local"] == 2),
+        "post_logit": max(-6.0, min(6.0, math.log(p / (1 - p)))), "pron_post": float(pron) * p,
+        "post99": float(p >= 0.99), "sug_good": float(f["sug_why"] in ("center", "prev-addressee", "only-part")),
     }
 
 

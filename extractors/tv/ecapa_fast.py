@@ -8,10 +8,16 @@ shifted copies, multiply), batch norms are folded to a scale and a shift, and th
 global-context input (the per-segment mean and std, constant over time) is multiplied once instead of
 once per frame.
 
-`precision="int8"` (the default engine of `ecapa.py`) runs the products as dynamically quantised int8
-matrix products (`torch.ops.quantized.linear_dynamic`: weights per output channel, activations per
-call), about twice the fp32 throughput; `precision="fp32"` gives the speechbrain numbers up to rounding.
-The squeeze-excitation layers, pooling and the final projection (per segment, not per frame) stay fp32.
+`precision` picks which products run as dynamically quantised int8 matrix products
+(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; about
+2.4x the fp32 throughput on this AVX2 CPU, one thread):
+  * `fp32`     — none: the speechbrain numbers up to rounding (cosine 1.000000);
+  * `int8`     — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
+                 of the pooling, the layers whose quantisation error does not reach the embedding
+                 (cosine to fp32 >= 0.9994 on the sample call); the default of `ecapa.py`;
+  * `int8-all` — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
+                 benchmarks/tv_openset.py), the fastest.
+The squeeze-excitation layers, pooling statistics and the final projection (per segment) stay fp32.
 
 Networks of another shape (grouped convs, other activations, no global context) raise `Unsupported`;
 the caller then keeps the speechbrain forward.
@@ -24,7 +30,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-PRECISIONS = ("int8", "fp32")
+PRECISIONS = ("int8", "int8-all", "fp32")
 # int8 on AVX2 multiplies u8 activations by s8 weights and adds pairs in int16 (vpmaddubsw), which saturates
 # for 8-bit weights; 7-bit weights (|q| <= 63: 2 * 255 * 63 < 32768) keep all 8 bits of the activations
 # (measured: cosine to fp32 min 0.990, vs 0.984 with 7-bit activations and 8-bit weights)
@@ -136,11 +142,13 @@ class FastEcapa:
         if not model.asp.global_context:
             raise Unsupported("attentive pooling without global context is not supported")
         self.precision = precision
+        big = "fp32" if precision == "fp32" else "int8"     # aggregation + attention
+        rest = "int8" if precision == "int8-all" else "fp32"  # frame-level blocks
         with torch.no_grad():
-            self.first = _Conv(model.blocks[0], precision)
-            self.blocks = [_SERes2Net(b, precision) for b in model.blocks[1:]]
-            self.mfa = _Conv(model.mfa, precision)
-            self._init_pooling(model, precision)
+            self.first = _Conv(model.blocks[0], rest)
+            self.blocks = [_SERes2Net(b, rest) for b in model.blocks[1:]]
+            self.mfa = _Conv(model.mfa, big)
+            self._init_pooling(model, big)
 
     def _init_pooling(self, model, precision: str) -> None:
         asp = model.asp

@@ -29,9 +29,7 @@ def engines():
     torch.set_num_threads(1)
     enc = ecapa.load_encoder(threads=1, engine="torch")
     assert enc.engine == "torch" and enc.fast is None
-    net = enc.classifier.mods.embedding_model
-    return {"torch": enc,
-            **{p: ecapa.EcapaEncoder(enc.classifier, enc.model_id, 1, FastEcapa(net, p)) for p in ("fp32", "int8", "int8-all")}}
+    return {"torch": enc, **{p: ecapa.with_engine(enc, p) for p in ("fp32", "int8", "int8-all")}}
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +95,8 @@ def test_engine_choice_and_fallback(engines, monkeypatch):
 
 
 def test_int8_model_id_is_marked(engines):
-    enc = ecapa.load_encoder(threads=1, engine="int8")
-    assert enc.engine == "int8" and enc.model_id == engines["torch"].model_id + "+int8"
-    assert ecapa.load_encoder(threads=1, engine="fp32").model_id == engines["torch"].model_id
-    assert ecapa.DEFAULT_ENGINE == "int8"
+    enc = ecapa.load_encoder(threads=1)  # the default engine
+    assert enc.engine == ecapa.DEFAULT_ENGINE == "int8" and enc.model_id == engines["torch"].model_id + "+int8"
+    assert engines["int8-all"].model_id == engines["torch"].model_id + "+int8-all"
+    assert engines["fp32"].model_id == engines["torch"].model_id
+    assert ecapa.with_engine(enc, "torch").model_id == engines["torch"].model_id

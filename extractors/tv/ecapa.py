@@ -212,8 +212,19 @@ def load_encoder(cache_dir: Path | None = None, threads: int | None = None, devi
     with open(d / "embedding_model.ckpt", "rb") as fh:
         h.update(fh.read(1 << 20))
     name = f"{ENCODER_NAME}@{WEIGHTS_PACKAGE}" if weights is None else f"speechbrain:{Path(weights).name}"
-    model_id = f"{name}#{h.hexdigest()[:12]}"
+    return _build(clf, f"{name}#{h.hexdigest()[:12]}", threads, engine, device)
+
+
+def _build(clf, weights_id: str, threads: int | None, engine: str, device: str) -> EcapaEncoder:
     fast = _fast_network(clf, engine, device)
-    if fast is not None and fast.precision != "fp32":
-        model_id += f"+{fast.precision}"
-    return EcapaEncoder(clf, model_id, threads, fast)
+    model_id = weights_id if fast is None or fast.precision == "fp32" else f"{weights_id}+{fast.precision}"
+    enc = EcapaEncoder(clf, model_id, threads, fast)
+    enc.weights_id = weights_id
+    return enc
+
+
+def with_engine(encoder: EcapaEncoder, engine: str) -> EcapaEncoder:
+    """The weights `encoder` has loaded, run through `engine` (for comparisons: benchmarks, tests)."""
+    device = str(next(encoder.classifier.mods.embedding_model.parameters()).device)
+    weights_id = getattr(encoder, "weights_id", encoder.model_id)
+    return _build(encoder.classifier, weights_id, encoder.threads, pick_engine(engine), device)

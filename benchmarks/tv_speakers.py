@@ -101,6 +101,8 @@ def _times(enc, segs, wins) -> dict:
 
 
 def _report(name, t, ref_t, n, seg_s, n_win, E, ref) -> None:
+    import numpy as np
+
     wall, cpu = min(x["wall"] for x in t), min(x["cpu"] for x in t)
     vs = f", x{min(x['cpu'] for x in ref_t) / cpu:.2f} torch's cpu speed" if ref_t is not None else ""
     cos = np.sum(E * ref, axis=1) if ref is not None else None

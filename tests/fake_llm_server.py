@@ -10,7 +10,7 @@ Hooks, given to the constructor or set as attributes while it runs:
 - `hold_after`: answer that many chat requests, then hold every later one until `release` is set (kill -9 tests);
 - `usage`: the (prompt, completion) tokens it reports; None: a quarter of the characters of each;
 - `key`: the name of a request in `received`/`answered`/`held` (default: the text of its last message).
-What it records: `calls` (every POST), `requests` (the body of every chat request, in arrival order), `received`
+What it records: `calls` (every POST), `prompt_tokens`/`completion_tokens` (usage totals), `requests` (the body of every chat request, in arrival order), `received`
 (their keys), `auth` (their Authorization headers), `answered` (keys whose answer was sent) and `held` (keys held).
 POST .../embeddings answers with tests/fake_embeddings.py's bag-of-words vectors (not recorded), so that one
 endpoint serves a whole `dvc repro`.
@@ -52,6 +52,7 @@ class FakeLLMServer:
         self.auth: list[str] = []
         self.answered: list[str] = []
         self.held: list[str] = []
+        self.prompt_tokens = self.completion_tokens = 0  # totals of the usage reported
         self.release = threading.Event()
         self.lock = threading.Lock()
         outer = self
@@ -106,6 +107,9 @@ class FakeLLMServer:
     def _completion(self, body: dict, key: str) -> bytes:
         content = self.answer(body["messages"]) if callable(self.answer) else self.answer
         tin, tout = self.usage or (len(key) // 4, len(content) // 4)
+        with self.lock:
+            self.prompt_tokens += tin
+            self.completion_tokens += tout
         return json.dumps({"id": "fake", "object": "chat.completion", "created": 1700000000,
                            "model": body.get("model", "m"),
                            "choices": [{"index": 0, "finish_reason": "stop",

@@ -1,6 +1,6 @@
 """Helpers for the Kor/LLM attribution tests: a real Pride and Prejudice passage with PDNC gold,
-a fake chat model and a real OpenAI-compatible HTTP server on localhost that both answer in Kor's
-format, deriving the answer from the chunk they are sent.
+a fake chat model and the fake OpenAI-compatible HTTP server on localhost (tests/fake_llm_server.py), both
+answering in Kor's format, deriving the answer from the chunk they are sent.
 """
 
 from __future__ import annotations
@@ -9,9 +9,6 @@ import ast
 import csv
 import json
 import re
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -20,6 +17,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from extractors.characters import Character, slug
 from extractors.records import Line
+from fake_llm_server import FakeLLMServer
 
 
 def load_characters(book_dir: Path) -> list[Character]:
@@ -129,96 +127,11 @@ class GoldFakeChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=answer))])
 
 
-class FakeOpenAIServer:
-    """A real threaded HTTP server on 127.0.0.1 speaking the OpenAI chat-completions protocol.
+def gold_llm_server(gold: list[dict]) -> FakeLLMServer:
+    """The tests' fake OpenAI-compatible server (tests/fake_llm_server.py) answering each chunk in Kor's
+    format from the gold table."""
+    def answer(messages: list[dict]) -> str:
+        user = [m for m in messages if m.get("role") == "user"]
+        return kor_answer(chunk_of(user[-1]["content"] if user else ""), gold)
 
-    POST /v1/chat/completions answers in Kor's format from the gold table, reports token usage,
-    and records every request. Bounded: it only serves until `close()` (the test's `with` block).
-    """
-
-    def __init__(self, gold: list[dict]):
-        self.gold = gold
-        self.requests: list[dict] = []
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.fail_next = 0  # answer this many requests with HTTP 429 first
-        self.delay = 0.0  # seconds to wait before each answer
-        self.refused = 0
-        self.auth_headers: list[str] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):  # quiet
-                pass
-
-            def do_POST(self):
-                n = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(n) or b"{}")
-                with lock:
-                    outer.auth_headers.append(self.headers.get("Authorization", ""))
-                    refuse = outer.fail_next > 0
-                    if refuse:
-                        outer.fail_next -= 1
-                        outer.refused += 1
-                if refuse:  # a rate limit, as OpenAI sends it
-                    data = json.dumps({"error": {"message": "Rate limit reached", "type": "requests"}}).encode()
-                    self.send_response(429)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                    return
-                if self.path.rstrip("/") != "/v1/chat/completions":
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                user = [m for m in body.get("messages", []) if m.get("role") == "user"]
-                content = user[-1]["content"] if user else ""
-                if outer.delay:
-                    time.sleep(outer.delay)
-                answer = kor_answer(chunk_of(content), outer.gold)
-                pt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
-                ct = len(answer.split())
-                with lock:
-                    outer.requests.append(body)
-                    outer.prompt_tokens += pt
-                    outer.completion_tokens += ct
-                data = json.dumps(
-                    {
-                        "id": f"chatcmpl-{len(outer.requests)}",
-                        "object": "chat.completion",
-                        "created": 1700000000,
-                        "model": body.get("model", "fake-model"),
-                        "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}
-                        ],
-                        "usage": {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+    return FakeLLMServer(answer)

@@ -7,62 +7,16 @@ appears in no output.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import numpy as np
 import pytest
 import yaml
 
+from fake_embeddings import EmbeddingServer
 from test_cli_spine import REPO, run
 
 DIM = 64
 SECRET = "sk-test-do-not-leak-1234"
-
-
-def bag_of_words(text: str) -> list[float]:
-    v = np.zeros(DIM)
-    for w in re.findall(r"\w+", text.lower()):
-        v[int(hashlib.md5(w.encode()).hexdigest(), 16) % DIM] += 1
-    return (v / max(np.linalg.norm(v), 1e-9)).tolist()
-
-
-class EmbeddingServer:
-    def __init__(self):
-        self.requests = 0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                assert self.path.endswith("/embeddings"), self.path
-                outer.requests += 1
-                inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                data = [{"object": "embedding", "index": i, "embedding": bag_of_words(t)} for i, t in enumerate(inputs)]
-                out = json.dumps({"object": "list", "data": data, "model": body["model"],
-                                  "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(out)))
-                self.end_headers()
-                self.wfile.write(out)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture()
@@ -77,9 +31,9 @@ def project(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_embeddings_endpoint_is_used_cached_and_keeps_the_key_secret(project, monkeypatch):
-    with EmbeddingServer() as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{srv.httpd.server_port}/v1")
+def test_fake_embeddings_endpoint_is_used_cached_and_keeps_the_key_secret(project, monkeypatch):
+    with EmbeddingServer(DIM) as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", SECRET)
         run(project, "embed", "rosalind")
         first = srv.requests

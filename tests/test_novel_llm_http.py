@@ -1,6 +1,6 @@
 """Kor LLM attribution end to end through a real OpenAI-compatible HTTP server on 127.0.0.1.
 
-The server (tests/novel_llm_helpers.FakeOpenAIServer, stdlib http.server, threaded) speaks the
+The fake server (tests/fake_llm_server.py via novel_llm_helpers.gold_llm_server) speaks the
 chat-completions protocol and answers each chunk in Kor's format with the PDNC gold speakers of
 the quotations it finds in the request; the client is the project's real `chat_model_from_env`
 (langchain-openai ChatOpenAI over httpx).
@@ -16,7 +16,7 @@ from extractors.characters import slug
 from extractors.llm import chat_model_from_env
 from extractors.novel.kor_llm import llm_attribute
 
-from novel_llm_helpers import FakeOpenAIServer, build_lines, load_characters, load_gold
+from novel_llm_helpers import build_lines, gold_llm_server, load_characters, load_gold
 
 END = 9000  # chapter I and the start of chapter II
 SECRET = "sk-test-not-a-real-key-7d3f"
@@ -30,12 +30,12 @@ def book(pdnc):
     return text, gold, load_characters(d)
 
 
-def test_kor_through_openai_compatible_http_server(book, tmp_path, monkeypatch):
+def test_kor_through_fake_openai_compatible_http_server(book, tmp_path, monkeypatch):
     text, gold, chars = book
     lines = build_lines(text, gold)
     golds = {q["id"]: q for q in gold}
     cache, metrics = tmp_path / "cache", tmp_path / "metrics" / "novel_llm.json"
-    with FakeOpenAIServer(gold) as server:
+    with gold_llm_server(gold) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", SECRET)
         llm = chat_model_from_env(model="fake-model", timeout=10)
@@ -45,7 +45,7 @@ def test_kor_through_openai_compatible_http_server(book, tmp_path, monkeypatch):
         assert m["chunks_sent"] >= 4
         assert m["calls"] == len(server.requests) == m["chunks_sent"]
         assert {r["model"] for r in server.requests} == {"fake-model"}
-        assert all(h == f"Bearer {SECRET}" for h in server.auth_headers)
+        assert all(h == f"Bearer {SECRET}" for h in server.auth)
         # token counts come from the server's usage report, not an estimate
         assert m["tokens_in"] == server.prompt_tokens and m["tokens_out"] == server.completion_tokens
         assert m["tokens_estimated"] == 0
@@ -77,20 +77,20 @@ def test_kor_through_openai_compatible_http_server(book, tmp_path, monkeypatch):
             assert SECRET not in body and "127.0.0.1" not in body
 
 
-def test_http_rate_limits_back_off_and_retry(book, tmp_path, monkeypatch):
+def test_fake_http_rate_limits_back_off_and_retry(book, tmp_path, monkeypatch):
     text, gold, chars = book
     text = text[:3750]
     gold = [q for q in gold if q["end"] <= 3750]
     lines = build_lines(text, gold)
-    with FakeOpenAIServer(gold) as server:
-        server.fail_next = 2  # two HTTP 429 answers first
+    with gold_llm_server(gold) as server:
+        server.fail = [429, 429]  # two HTTP 429 answers first
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", SECRET)
         llm = chat_model_from_env(model="fake-model", timeout=10)
         metrics = tmp_path / "m.json"
         out = llm_attribute(lines, text, chars, llm, tmp_path / "c", metrics_path=metrics, backoff=0.01)
         m = json.loads(metrics.read_text())
-        assert server.refused == 2 and m["retries_transient"] == 2 and m["calls"] == 3
+        assert server.fail == [] and server.calls == 3 and m["retries_transient"] == 2 and m["calls"] == 3
         assert m["quotes_filled"] == m["quotes_unresolved"] > 0
         assert all(ln.speaker for ln in out if ln.kind == "dialogue")
 
@@ -111,7 +111,7 @@ llm_attribute(build_lines(text, gold), text, load_characters(book), chat_model_f
 '''
 
 
-def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, monkeypatch):
+def test_interrupted_run_resumes_without_repeating_a_call_fake_server(book, tmp_path, pdnc, monkeypatch):
     """Ctrl-C in the middle of a run (a real SIGINT to a real process), then a rerun: every chunk was
     sent exactly once in total."""
     import os
@@ -124,7 +124,7 @@ def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, 
     text, gold, chars = book
     lines = build_lines(text, gold)
     cache = tmp_path / "cache"
-    with FakeOpenAIServer(gold) as server:
+    with gold_llm_server(gold) as server:
         server.delay = 0.6  # wide enough that the interrupt lands mid-run even on a loaded machine
         env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET}
         script = tmp_path / "child.py"
@@ -134,16 +134,16 @@ def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, 
                                 env=env, cwd=tests_dir.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 60
-            while len(server.requests) < 3 and time.monotonic() < deadline and proc.poll() is None:
+            while len(server.answered) < 3 and time.monotonic() < deadline and proc.poll() is None:
                 time.sleep(0.05)
-            assert len(server.requests) >= 3, proc.stderr.read() if proc.poll() is not None else "no requests"
+            assert len(server.answered) >= 3, proc.stderr.read() if proc.poll() is not None else "no requests"
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=60)
         finally:
             if proc.poll() is None:
                 proc.kill()
         assert proc.returncode != 0 and "KeyboardInterrupt" in err
-        first = len(server.requests)
+        first = len(server.answered)
         cached = len(list(cache.rglob("*.json")))
         assert cached == first  # every answer received before the interrupt was kept (atomically)
 
@@ -154,13 +154,13 @@ def test_interrupted_run_resumes_without_repeating_a_call(book, tmp_path, pdnc, 
         out = llm_attribute(lines, text, chars, llm, cache, chunk_tokens=300, concurrency=2, metrics_path=metrics)
         m = json.loads(metrics.read_text())
         assert m["cache_hits"] == first and m["calls"] == m["chunks_sent"] - first > 0
-        sent = [r["messages"][-1]["content"] for r in server.requests]
-        assert len(sent) == len(set(sent)) == m["chunks_sent"]  # no chunk was ever sent twice
+        sent = server.answered
+        assert len(sent) == len(set(sent)) == m["chunks_sent"]  # no chunk was ever answered twice
         assert m["quotes_filled"] == m["quotes_unresolved"]
         assert all(ln.speaker for ln in out if ln.kind == "dialogue")
 
 
-def test_cli_extract_novel_llm_writes_dvc_metrics_and_reruns_from_cache(book, tmp_path, monkeypatch):
+def test_cli_extract_novel_fake_llm_writes_dvc_metrics_and_reruns_from_cache(book, tmp_path, monkeypatch):
     """`rolecorpus extract novel --llm openai` end to end: the rules leave quotes unresolved, the LLM
     (a localhost OpenAI-compatible server) fills them, `metrics/novel_<work>.json` counts the calls,
     tokens and cache hits; a rerun makes no call at all."""
@@ -181,7 +181,7 @@ def test_cli_extract_novel_llm_writes_dvc_metrics_and_reruns_from_cache(book, tm
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "lines.jsonl"
     args = ["extract", "novel", str(novel), "--work", "PDNC", "-o", str(out), "--llm", "openai", "--language", "en"]
-    with FakeOpenAIServer(gold) as server:
+    with gold_llm_server(gold) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", SECRET)
         monkeypatch.setenv("ROLECORPUS_LLM_MODEL", "fake-model")

@@ -3,9 +3,6 @@ change touches; and every module a stage runs is one of its deps."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,41 +10,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent
+from dvc_copy import REPO, copy_project, ran, sh
 
-
-def sh(cwd, *cmd):
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               ROLECORPUS_CACHE=str(Path(cwd) / ".cache"))
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
-    assert p.returncode == 0, p.stdout + p.stderr
-    return p.stdout + p.stderr
-
-
-def ran(output: str) -> set[str]:
-    return set(re.findall(r"Running stage '([^']+)'", output))
-
-
-@pytest.fixture(scope="module")
-def copy(tmp_path_factory):
-    dst = tmp_path_factory.mktemp("dvcproj")
-    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
-    for f in files:
-        if f.startswith(("configs/", "data/samples/asyoulik", "data/emotions/", ".dvc/", "extractors/", "pipeline/")) \
-                or f in ("dvc.yaml", ".dvcignore", ".gitignore"):
-            (dst / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / f, dst / f)
-    cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text())
+def _trim(cfg: dict) -> None:
     cfg["works"] = {"asyoulik": {"kind": "script", "input": "data/samples/asyoulik.txt", "options": {"format": "play"}}}
     cfg["characters"] = {"rosalind": {"work": "asyoulik"}, "orlando": {"work": "asyoulik"}}
     cfg["voices"] = {}  # no voice model to train (the sample's needs the telephone call, not copied here)
     cfg["eval_chat"]["characters"] = ["rosalind"]
     cfg["seasons"] = {}  # nor the sample season's voices
-    (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    sh(dst, "git", "init", "-q")
-    sh(dst, "git", "add", "-A")
-    sh(dst, "git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "copy")
-    return dst
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory):
+    return copy_project(tmp_path_factory.mktemp("dvcproj"), ("data/samples/asyoulik",), _trim)
 
 
 def test_repro_builds_then_is_a_no_op_then_reruns_only_downstream_of_a_param(copy):

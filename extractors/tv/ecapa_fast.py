@@ -9,14 +9,17 @@ global-context input (the per-segment mean and std, constant over time) is multi
 once per frame.
 
 `precision` picks which products run as dynamically quantised int8 matrix products
-(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; about
-2.4x the fp32 throughput on this AVX2 CPU, one thread):
-  * `fp32`     — none: the speechbrain numbers up to rounding (cosine 1.000000);
-  * `int8`     — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
-                 of the pooling, the layers whose quantisation error does not reach the embedding
-                 (cosine to fp32 >= 0.9994 on the sample call); the default of `ecapa.py`;
-  * `int8-all` — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
-                 benchmarks/tv_openset.py), the fastest.
+(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; packed
+for oneDNN where torch has it; about 2x the fp32 throughput on this AVX2 CPU, one thread), INT8_LAYERS:
+  * `fp32`      — none: the speechbrain numbers up to rounding (cosine 1.000000);
+  * `int8`      — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
+                  of the pooling, the layers whose quantisation error does not reach the embedding
+                  (cosine to fp32 >= 0.9994 on the sample call);
+  * `int8-tdnn` — also the 1x1 convs that open and close each SE-Res2Net block (a third of the work; each
+                  alone costs <= 0.0015 of cosine, together min 0.996 / mean 0.998); ecapa.py's default network;
+  * `int8-all`  — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
+                  benchmarks/tv_openset.py). The 5-tap input conv is the most sensitive layer (alone: min
+                  0.9937) and the small dilated convs gain nothing from int8 (per-call overhead dominates).
 The squeeze-excitation layers, pooling statistics and the final projection (per segment) stay fp32.
 
 Networks of another shape (grouped convs, other activations, no global context) raise `Unsupported`;
@@ -30,7 +33,13 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-PRECISIONS = ("int8", "int8-all", "fp32")
+PRECISIONS = ("int8", "int8-tdnn", "int8-all", "fp32")
+# the layers each precision runs as int8 products: mfa = the aggregation conv, att = the pooling attention,
+# tdnn = the 1x1 convs that open and close each SE-Res2Net block, first = the 5-tap input conv, res2 = the
+# dilated 3-tap convs inside the Res2Net blocks
+INT8_LAYERS = {"fp32": frozenset(), "int8": frozenset({"mfa", "att"}),
+               "int8-tdnn": frozenset({"mfa", "att", "tdnn"}),
+               "int8-all": frozenset({"mfa", "att", "tdnn", "first", "res2"})}
 # int8 on AVX2 multiplies u8 activations by s8 weights and adds pairs in int16 (vpmaddubsw), which saturates
 # for 8-bit weights; 7-bit weights (|q| <= 63: 2 * 255 * 63 < 32768) keep all 8 bits of the activations
 # (measured: cosine to fp32 min 0.990, vs 0.984 with 7-bit activations and 8-bit weights)
@@ -50,6 +59,20 @@ def _bn(bn) -> tuple[torch.Tensor, torch.Tensor]:
     return scale.contiguous(), (bn.bias.detach() - bn.running_mean * scale).contiguous()
 
 
+def _prepack(q: torch.Tensor, bias: torch.Tensor | None):
+    """Pack int8 weights for `linear_dynamic`, with oneDNN's kernels where torch has them: the same numbers
+    as fbgemm's (u8 x s8, int32 sums) and ~15% faster on the 3072-wide products here (AVX2, one thread)."""
+    engines = torch.backends.quantized.supported_engines
+    if "onednn" not in engines:
+        return torch.ops.quantized.linear_prepack(q, bias)
+    was = torch.backends.quantized.engine
+    torch.backends.quantized.engine = "onednn"
+    try:
+        return torch.ops.quantized.linear_prepack(q, bias)
+    finally:
+        torch.backends.quantized.engine = was
+
+
 class _Matmul:
     """y = x @ W.T + b for x [T, K], in fp32 or dynamically quantised int8."""
 
@@ -63,7 +86,7 @@ class _Matmul:
                 warnings.simplefilter("ignore", UserWarning)
                 q = torch.quantize_per_channel(weight, amax / WMAX, torch.zeros(len(amax), dtype=torch.long),
                                                axis=0, dtype=torch.qint8)
-            self.packed = torch.ops.quantized.linear_prepack(q, bias)
+                self.packed = _prepack(q, bias)
         else:
             self.weight, self.bias = weight, bias
 
@@ -89,31 +112,47 @@ class _Conv:
         if relu_bn and not isinstance(getattr(block, "activation", None), torch.nn.ReLU):
             raise Unsupported("expected ReLU activations")
         self.k, self.d, self.pad = k, d, (d * (k - 1)) // 2
+        self._rows: dict[int, torch.Tensor] = {}  # frames -> _tap_rows
         w = conv.weight.detach()  # [out, in, k] -> [out, k*in], matching the stacked shifted copies
         self.mm = _Matmul(w.permute(0, 2, 1).reshape(w.shape[0], -1), conv.bias, precision)
         self.scale, self.shift = _bn(block.norm) if relu_bn else (None, None)
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self.k > 1:
-            t = x.shape[0] + 2 * self.pad - self.d * (self.k - 1)
-            if self.pad:  # reflect: x[p] .. x[1], x, x[T-2] .. x[T-1-p]
-                p, n = self.pad, x.shape[0]
-                x = torch.cat([x[1:p + 1].flip(0), x, x[n - 1 - p: n - 1].flip(0)])
-            x = torch.cat([x[j * self.d: j * self.d + t] for j in range(self.k)], dim=1)
+            x = self._taps(x)
         y = self.mm(x)
         if self.scale is None:
             return y
-        return torch.relu_(y).mul_(self.scale).add_(self.shift)
+        return torch.addcmul(self.shift, torch.relu_(y), self.scale, out=y)  # ReLU, then the folded batch norm
+
+    def _taps(self, x: torch.Tensor) -> torch.Tensor:
+        """The k dilated shifted copies of reflect-padded x side by side, [T, k*C], gathered in one copy."""
+        n, c = x.shape
+        idx = self._rows.get(n)
+        if idx is None:
+            idx = self._rows[n] = _tap_rows(n, self.k, self.d, self.pad)
+        return x.index_select(0, idx).view(-1, self.k * c)
+
+
+def _tap_rows(n: int, k: int, d: int, pad: int) -> torch.Tensor:
+    """Source row of every (output frame, tap) of a 'same' reflect-padded dilated conv over n frames."""
+    t = n + 2 * pad - d * (k - 1)
+    j = torch.arange(t)[:, None] + d * torch.arange(k)[None, :] - pad  # index into the unpadded frames
+    j = torch.where(j < 0, -j, j)
+    j = torch.where(j > n - 1, 2 * (n - 1) - j, j)
+    if j.min() < 0:
+        raise ValueError(f"{n} frames are too few for reflect padding of {pad}")
+    return j.reshape(-1)
 
 
 class _SERes2Net:
     """TDNN 1x1 -> Res2Net (scale-1 dilated convs on channel chunks) -> TDNN 1x1 -> squeeze-excitation, + input."""
 
-    def __init__(self, block, precision: str):
+    def __init__(self, block, tdnn: str, res2: str):
         if block.shortcut is not None:
             raise Unsupported("SE-Res2Net blocks with a shortcut conv are not supported")
-        self.tdnn1, self.tdnn2 = _Conv(block.tdnn1, precision), _Conv(block.tdnn2, precision)
-        self.res2 = [_Conv(b, precision) for b in block.res2net_block.blocks]
+        self.tdnn1, self.tdnn2 = _Conv(block.tdnn1, tdnn), _Conv(block.tdnn2, tdnn)
+        self.res2 = [_Conv(b, res2) for b in block.res2net_block.blocks]
         self.scale = block.res2net_block.scale
         se = block.se_block
         self.se1 = (se.conv1.conv.weight.detach()[:, :, 0], se.conv1.conv.bias.detach())
@@ -142,13 +181,16 @@ class FastEcapa:
         if not model.asp.global_context:
             raise Unsupported("attentive pooling without global context is not supported")
         self.precision = precision
-        big = "fp32" if precision == "fp32" else "int8"     # aggregation + attention
-        rest = "int8" if precision == "int8-all" else "fp32"  # frame-level blocks
+        int8 = INT8_LAYERS[precision]
+
+        def p(layer: str) -> str:
+            return "int8" if layer in int8 else "fp32"
+
         with torch.no_grad():
-            self.first = _Conv(model.blocks[0], rest)
-            self.blocks = [_SERes2Net(b, rest) for b in model.blocks[1:]]
-            self.mfa = _Conv(model.mfa, big)
-            self._init_pooling(model, big)
+            self.first = _Conv(model.blocks[0], p("first"))
+            self.blocks = [_SERes2Net(b, p("tdnn"), p("res2")) for b in model.blocks[1:]]
+            self.mfa = _Conv(model.mfa, p("mfa"))
+            self._init_pooling(model, p("att"))
 
     def _init_pooling(self, model, precision: str) -> None:
         asp = model.asp
@@ -173,12 +215,15 @@ class FastEcapa:
 
     def _pool(self, x: torch.Tensor) -> torch.Tensor:
         """Attentive statistics pooling, its batch norm and the final projection."""
-        mean = x.mean(dim=0)
-        std = torch.sqrt(((x - mean) ** 2).mean(dim=0).clamp(min=self.eps))
-        ctx = F.linear(torch.cat([mean, std]), *self.att_ctx)  # the same for every frame
-        a = torch.relu_(self.att_x(x).add_(ctx)).mul_(self.att_bn[0]).add_(self.att_bn[1])
-        a = torch.softmax(self.att_out(torch.tanh_(a)), dim=0)
-        mean = (a * x).sum(dim=0)
-        std = torch.sqrt((a * (x - mean) ** 2).sum(dim=0).clamp(min=self.eps))
-        pooled = torch.cat([mean, std]) * self.out_bn[0] + self.out_bn[1]
+        mean = x.mean(dim=0)  # (torch.var_mean and einsum over dim 0 are ~10x slower than these on one thread)
+        d = x - mean
+        ctx = F.linear(torch.cat([mean, d.mul_(d).mean(dim=0).clamp_(min=self.eps).sqrt_()]), *self.att_ctx)
+        h = torch.relu_(self.att_x(x).add_(ctx))
+        a = self.att_out(torch.addcmul(self.att_bn[1], h, self.att_bn[0], out=h).tanh_())  # [T, C] logits
+        a = a.sub_(a.amax(dim=0)).exp_()  # softmax over time, normalised below
+        total = a.sum(dim=0)
+        mean = (a * x).sum(dim=0).div_(total)
+        d = x - mean
+        var = a.mul_(d).mul_(d).sum(dim=0).div_(total)
+        pooled = torch.cat([mean, var.clamp_(min=self.eps).sqrt_()]) * self.out_bn[0] + self.out_bn[1]
         return F.linear(pooled, *self.fc)

@@ -174,16 +174,19 @@ class TagMixin:
     _SUBORD = re.compile(r"\b(?:what|who|whom|whose|when|whenever|as|that|while|though|although|if|till|until|because|"
                          r"since|which|where|whether|than|before|after)\s+(?:[a-z]+\s+)?$", re.I)
 
-    def _tag_subjects(self, a: int, b: int) -> list[tuple[int, str | None, str | None, str]]:
+    def _tag_subjects(self, a: int, b: int, subord: bool = False) -> list[tuple[int, str | None, str | None, str]]:
         """Possible subjects of a speech verb in text[a:b]: names and he/she that are neither objects
-        of a preposition, possessives, nor inside a subordinate clause."""
+        of a preposition, possessives, nor inside a subordinate clause (`subord`: names inside one
+        too, `…, when Mr. Bumble rushed into the room, and … said,`)."""
         t = self.text
         cands = []
         for nm in self.mentions(a, b):
             before = t[max(a, nm.start - 16):nm.start]
-            if self._PREP.search(before) or self._SUBORD.search(before) or t[nm.end:nm.end + 2] in ("'s", "’s"):
+            if self._PREP.search(before) or (self._SUBORD.search(before) and not subord) or t[nm.end:nm.end + 2] in ("'s", "’s"):
                 continue
             cands.append((nm.start, nm.cid, None, nm.surface))
+        if subord:
+            return cands
         for pm in re.finditer(r"\b(he|she|I)\b" if self.index.narrator else r"\b(he|she)\b", t[a:b], re.I):
             pos = a + pm.start()
             before = t[max(a, pos - 16):pos]
@@ -233,19 +236,24 @@ class TagMixin:
                 cands = [(nm.start, nm.cid, None, nm.surface)]
         if not cands and sent < cut:
             cands = self._tag_subjects(sent, v_start)
+        sub = not cands
+        if sub:  # only a name inside a subordinate clause (`till Archer roused himself to say:`)
+            cands = self._tag_subjects(sent, v_start, subord=True)
         if not cands:
             by = re.match(r"\s+by\s+", tail)
             nm = self.index.regex.match(t, v_start + len(vm.group(0)) + by.end(), e) if by and self.index.regex else None
             if nm and self.index.lookup(nm.group(1)):  # `thus accosted by Miss Bingley,`
                 return Attribution(self.index.lookup(nm.group(1)), 0.9, "explicit-verb", "pre-by-name", nm.group(0))
             return None
-        pos, cid, gender, surface = max(cands, key=lambda c: c[0])
+        pos, cid, gender, surface = (min if sub else max)(cands, key=lambda c: c[0])
+        if sub and re.search(r"\b(?:the|his|her)\s+[a-z]+\s+(?:\w+ly\s+)*$", t[pos:v_start]):
+            return None  # `as Archer made no effort …, the lawyer continued:`
         npm = NP_SUBJECT.search(t, cut, v_start)
         if npm and npm.start() > pos:  # `…, and his mother added:`: the noun phrase is the subject, not the name
             return Attribution(want_gender=NOUN_GENDER.get(npm.group(1)), pron_tag=True, surface=npm.group(0).strip(" ,"),
                                rule="pre-noun-verb", verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
         if cid:
-            return Attribution(cid, 0.9, "explicit-verb", "pre-name-verb", surface)
+            return Attribution(cid, 0.9, "explicit-verb", "pre-name-verb/sub" if sub else "pre-name-verb", surface)
         return Attribution(want_gender=gender, pron_tag=True, surface=surface, rule="pre-pronoun-verb",
                            verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
 

@@ -223,6 +223,12 @@ def _own_tag(between: str, after: str) -> bool:
                     after) is not None
 
 
+# `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"`: a new clause with its own named
+# subject and speech verb opens another utterance (a tag of the first part has no `and` before it)
+_NEW_SPEAKER = re.compile(r"[\W_]*(?:and|but|while|whereupon|then)\s+(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
+                          r"[A-Z][\w.'-]*(?:\s+(?:van|de|der|von|[A-Z][\w.'-]*))*\s+(?:\w+ly\s+)?(?:" + VERBS_EN + r")\b")
+
+
 def _tag_like(between: str) -> bool:
     """Text between two quotes of a paragraph that reads as the speech tag of the first part
     (`, said she, ` / `, Alice replied, ` / `, looking at Darcy, `): the parts are one utterance.
@@ -236,7 +242,7 @@ def _tag_like(between: str) -> bool:
     if _SENT_BREAK.search(b2) or len(b) > _MAX_JOIN_GAP:
         return False
     verbs = re.findall(r"\b(?:" + VERBS_EN + r")\b", b2)
-    if len(verbs) >= 2:
+    if len(verbs) >= 2 or _NEW_SPEAKER.match(b2):
         return False
     words = re.sub(r"^[\W_]+", "", b2)
     if len(words) <= 30:

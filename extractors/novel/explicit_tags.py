@@ -322,5 +322,52 @@ class TagMixin:
                 a = self._pre_tag(last, ppe, full_stop=True)  # `…, began scolding one of her daughters.`
                 if a:
                     a.rule = "prev-" + (a.rule or "")
+            if a is None and last < ppe and t[last:ppe].rstrip().endswith(":"):  # `Heavywether fell upon him:`
+                a = self._subject_before(last, ppe, "prev-subj")
+        elif a is None and t[pre[0]:pre[1]].strip():
+            a = self._subject_before(*pre, "subj")
         return a
+
+    _SUBJ_LEAD = re.compile(r"(?:(?:then|and|but|so|now|here|there|at\s+last|at\s+length|presently|suddenly|instantly|"
+                            r"finally|again|meanwhile|at\s+once|at\s+this|upon\s+this|on\s+this|whereupon)\b[,\s]*)*", re.I)
+    _SUBJ_VERB = re.compile(r"(?:,[^,\"“”]{1,60},)?\s+(?:\w+ly\s+|then\s+|now\s+|again\s+|had\s+|was\s+|at\s+once\s+)*"
+                            r"(?!(?:and|or|who|whom|which|that|of|to|in|on|at|by|with|for|from|is|was|were|had|has)\b)[a-z]{2,}")
+
+    def _subject_before(self, s: int, e: int, rule: str) -> Attribution | None:
+        """The speaker named as the subject of the narration sentence right before the quote, with no speech
+        verb (`Newland laughed.  "…`, `Like a beast of prey, Heavywether fell upon him:`, a paragraph
+        `Mr. Mace began at once.` before a quote paragraph): `subj`/`prev-subj`, `/colon` when the sentence
+        ends with a colon (it introduces the quote), `/one` when nobody else is named in the sentence."""
+        t = self.text
+        seg = t[s:e].rstrip()
+        end = seg[-1:] if seg else ""
+        if end not in ".:!—-," or len(seg) < 3:
+            return None
+        e = s + len(seg)
+        start = s
+        for m in _SENT_END.finditer(t, s, e - 1):
+            if m.end() < e - 1:
+                start = m.end()
+        lead = self._SUBJ_LEAD.match(t, start, e).end()
+        pm = re.match(r"(?:[A-Z][a-z]+\s+(?:[a-z]+\s+){0,5}?[a-z]+,\s+)?", t[lead:e])  # `Like a beast of prey, `
+        pos = lead + pm.end()
+        pre = NAME_PREFIX.match(t, pos, e)
+        nm, cid = self._named(pre.end() if pre else pos, e)
+        if not cid and pm.end():
+            nm, cid = self._named(lead, e)
+        if not cid or t[nm.end():nm.end() + 2] in ("'s", "’s") or not self._SUBJ_VERB.match(t, nm.end(), e):
+            return None
+        cm = None
+        for cm in re.finditer(r"[,;]\s+(?:and|but|then|while|whereupon)\s+(?:then\s+)?", t[nm.end():e]):
+            pass
+        if cm is not None:  # `Mrs. Inglethorp turned …, and her husband addressed me:`: the last clause's subject
+            later = nm.end() + cm.end()
+            if re.match(r"(?:he|she|I|they|we|the|his|her|my|their|a|an)\b", t[later:e]):
+                return None
+            nm2, cid2 = self._named(later, e)
+            if cid2 and self._SUBJ_VERB.match(t, nm2.end(), e):
+                nm, cid = nm2, cid2
+        others = {m.cid for m in self.mentions(start, e)} - {cid}
+        kind = ("/colon" if end == ":" else "") + ("/one" if not others else "")
+        return Attribution(cid, 0.9, "explicit-verb", rule + kind, nm.group(0))
 

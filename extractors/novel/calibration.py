@@ -22,7 +22,9 @@ RULE_FAMILY: dict[str, str] = {
     "was-name-reply": "name-verb", "it-was-name": "name-verb", "from-name": "name-verb",
     "pre-name-verb/sub": "pre-name-verb", "prev-pre-name-verb/sub": "pre-name-verb/sub",
     "subj": "subj/one", "subj/colon": "subj/one", "subj/colon/one": "subj/one",
-    "prev-subj/colon": "prev-subj/colon/one", "prev-subj/colon/one": "subj/one",
+    "prev-subj/colon": "prev-subj/colon/one", "prev-subj/colon/one": "subj/one", "voice-name": "name-verb",
+    "descr-verb/alias": "verb-descr/alias", "descr-verb/role": "verb-descr/role", "descr-verb/generic": "verb-descr/generic",
+    "descr-verb/role-spread": "verb-descr/role-spread",
 }
 FAMILY_WEIGHT = 10.0
 
@@ -212,6 +214,9 @@ def calibrated(a, rules: dict[str, float] | None = None, weights: dict[str, floa
 
 def calibrate(res: list) -> None:
     """Replace each guess's confidence by its calibrated one (in place)."""
+    for a in res:  # turn-taking agrees with a weak clue of the text (`hint`): scored as that pair, not by the turn model
+        if a.hint and a.rule == "conv" and a.speaker == a.hint[0]:
+            a.rule, a.turn_features = "conv+" + a.hint[1], None
     if not ACTIVE:
         return
     for a in res:

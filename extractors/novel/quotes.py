@@ -226,7 +226,8 @@ def _own_tag(between: str, after: str) -> bool:
 # `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"`: a new clause with its own named
 # subject and speech verb opens another utterance (a tag of the first part has no `and` before it)
 _NEW_SPEAKER = re.compile(r"[\W_]*(?:and|but|while|whereupon|then)\s+(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
-                          r"[A-Z][\w.'-]*(?:\s+(?:van|de|der|von|[A-Z][\w.'-]*))*\s+(?:\w+ly\s+)?(?:" + VERBS_EN + r")\b")
+                          r"[A-Z][\w.'-]*(?:\s+(?:van|de|der|von|[A-Z][\w.'-]*))*(?:\s+(?:\w+ly\s+)?(?:" + VERBS_EN + r"|[a-z]{3,}ed(?=[,:]))\b|"
+                          r"(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b)")
 
 
 def _tag_like(between: str) -> bool:
@@ -239,6 +240,7 @@ def _tag_like(between: str) -> bool:
     if re.search(r"[\u4e00-\u9fff]", b):
         return False  # Chinese narration between two quotes: two utterances (X曰：“…”Y曰：“…”)
     b2 = re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
+    b2 = re.sub(r"\([^()\"“”]*\)", "", b2)  # `"Then," Mr. Jackson continued (and Archer saw …), "then …"`: an aside
     if _SENT_BREAK.search(b2) or len(b) > _MAX_JOIN_GAP:
         return False
     verbs = re.findall(r"\b(?:" + VERBS_EN + r")\b", b2)

@@ -49,7 +49,7 @@ NAME_PREFIX = re.compile(r"(?:young|old|little|poor|dear|good|big)\s+")
 ADJ_THE = re.compile(r"the\s+(?:(?!(?:to|at|with|for|of|and|in|on|by|from|upon|into|towards?)\s)[a-z][a-z\-]*\s+){1,2}(?=[A-Z])")
 # `"…," was Marilla's comment.` / `"…," was the firm reply of Mr. Limbkins.`
 REPLY_NOUN = (r"(?:comment|reply|answer|remark|retort|response|rejoinder|greeting|exclamation|question|words|verdict|"
-              r"cry|protest|observation|ejaculation|explanation|objection|rejoinder|salutation|advice|opinion)")
+              r"cry|protest|observation|ejaculation|explanation|objection|rejoinder|salutation|advice|opinion|view|contribution)")
 WAS_REPLY = re.compile(r"[\s,;:.!?\-—–]*(?:was|were|came)\s+")
 # `"…," Archer heard Lawrence Lefferts say`: the one heard speaks
 HEARD = re.compile(r"\s+(?:\w+ly\s+)?heard\s+")

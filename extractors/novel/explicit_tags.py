@@ -138,6 +138,13 @@ class TagMixin:
     _VOICE = r"(?:[a-z\-]+\s+){0,2}?(?:voice|tones?|accents)\b"
     _POSS = r"(?:'s|’s| s)\s+"
 
+    _POSS_NAME = r"((?:[A-Z][\w.-]*\s+|(?:van|de|der|von)\s+){0,3}[A-Z][\w-]*)"
+
+    def _poss_lookup(self, name: str) -> str | None:
+        """The character of the longest listed name ending `name` (`Mrs. Archer`, else `Archer`)."""
+        words = name.split()
+        return next((c for k in range(len(words)) if (c := self.index.lookup(" ".join(words[k:])))), None)
+
     def _voice_post_tag(self, s: int, e: int) -> Attribution | None:
         """`"…" came Tibby's voice`, `cried the muffled voice of Kemp`, `"…" at last broke explosively from
         Janey`, `"…" loudly whispered by Aunt Juley`: the voice, or the one it came from, is the speaker."""
@@ -147,10 +154,11 @@ class TagMixin:
         nm, cid = self._named(s + m.end(), e) if m else (None, None)
         if cid:
             return Attribution(cid, 0.95, "explicit-verb", "voice-name", nm.group(0))
-        m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:\w+ly\s+)?(?:" + VERBS_EN + r"|came|rose|sounded)\s+", t[s:e])
-        nm, cid = self._named(s + m.end(), e) if m else (None, None)
-        if cid and re.match(self._POSS + self._VOICE, t[nm.end():e]):
-            return Attribution(cid, 0.95, "explicit-verb", "voice-name", nm.group(0))
+        m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:\w+ly\s+)?(?:" + VERBS_EN + r"|came|rose|sounded)\s+"
+                     + self._POSS_NAME + self._POSS + self._VOICE, t[s:e])
+        cid = self._poss_lookup(m.group(1)) if m else None
+        if cid:
+            return Attribution(cid, 0.95, "explicit-verb", "voice-name", m.group(1))
         m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:(?:broke|burst|came|escaped)\s+(?:\w+ly\s+)?from|"
                      r"(?:\w+ly\s+)?(?:" + VERBS_EN + r")\s+by)\s+", t[s:e])
         nm, cid = self._named(s + m.end(), e) if m else (None, None)
@@ -169,14 +177,16 @@ class TagMixin:
         lo = max(s, e - 120)
         for m in _SENT_END.finditer(t, lo, e - 1):
             lo = m.end()
-        found = None
-        for nm in self.mentions(lo, e):
-            if re.match(self._POSS + r"(?:" + self._VOICE + r"|(?:[a-z\-]+\s+){0,2}?(?:" + REPLY_NOUN + r"|word)\b)", t[nm.end:e]):
-                found = nm
-        if found is None or self.mentions(found.end, e) or re.search(r"\b(?:he|she|I)\b", t[found.end:e]) \
-                or len(t[found.end:e]) > 80:
+        found = None  # (a possessive is never a mention: matched here)
+        for m in re.finditer(r"\b" + self._POSS_NAME + self._POSS + r"(?:" + self._VOICE
+                             + r"|(?:[a-z\-]+\s+){0,2}?(?:" + REPLY_NOUN + r"|word)\b)", t[lo:e]):
+            cid = self._poss_lookup(m.group(1))
+            if cid:
+                found = (cid, lo + m.end(1), m.group(1))
+        if found is None or self.mentions(found[1], e) or re.search(r"\b(?:he|she|I)\b", t[found[1]:e]) \
+                or len(t[found[1]:e]) > 80:
             return None
-        return Attribution(found.cid, 0.9, "explicit-verb", "voice-name", found.surface)
+        return Attribution(found[0], 0.9, "explicit-verb", "voice-name", found[2])
 
     _ROLE_SPAN = 0.15  # a role name (`the doctor`) used across more of the book than this may be several people
 
@@ -381,14 +391,14 @@ class TagMixin:
                 a = self._hint(self._subject_before(last, ppe, "prev-subj", act=True))
         elif a is None and t[pre[0]:pre[1]].strip():
             a = self._voice_pre_tag(*pre) or self._subject_before(*pre, "subj")
-            if a is not None and a.rule == "subj":  # someone else is named in that sentence: only a hint
-                a = self._hint(a)
+            if a is not None and a.rule == "subj":  # someone else is named in that sentence: left to turn-taking
+                a = None
         return a
 
     @staticmethod
     def _hint(a: Attribution | None) -> Attribution | None:
         """A weak clue kept as a hint: no speaker, so turn-taking decides; calibration scores the agreement."""
-        return Attribution(hint=(a.speaker, a.rule)) if a is not None else None
+        return Attribution(hint=(a.speaker, a.rule)) if a is not None and a.rule.endswith("/one") else None
 
     _SUBJ_LEAD = re.compile(r"(?:(?:then|and|but|so|now|here|there|at\s+last|at\s+length|presently|suddenly|instantly|"
                             r"finally|again|meanwhile|at\s+once|at\s+this|upon\s+this|on\s+this|whereupon)\b[,\s]*)*", re.I)
@@ -440,7 +450,8 @@ class TagMixin:
                     or re.match(r"laughed|smiled|nodded|sighed|yawned|wept|read|thought|wondered|agreed|promised|asked", vm.group(0)):
                 return None
             rule += "/act"
-        others = {m.cid for m in self.mentions(start, e)} - {cid}
+        others = {m.cid for m in self.mentions(start, e) if t[m.end:m.end + 2] not in ("'s", "’s")
+                  and not self._PREP.search(t[max(start, m.start - 16):m.start])} - {cid}
         kind = ("/colon" if end == ":" else "") + ("/one" if not others else "")
         return Attribution(cid, 0.9, "explicit-verb", rule + kind, nm.group(0))
 

@@ -225,9 +225,11 @@ def _own_tag(between: str, after: str) -> bool:
 
 # `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"`: a new clause with its own named
 # subject and speech verb opens another utterance (a tag of the first part has no `and` before it)
-_NEW_SPEAKER = re.compile(r"[\W_]*(?:and|but|while|whereupon|then)\s+(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
+_NEW_SPEAKER = re.compile(r"(?:^[\W_]*|[;,—]\s*)(?:and|but|while|whereupon|then)\s+(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
                           r"[A-Z][\w.'-]*(?:\s+(?:van|de|der|von|[A-Z][\w.'-]*))*(?:\s+(?:\w+ly\s+)?(?:" + VERBS_EN + r"|[a-z]{3,}ed(?=[,:]))\b|"
                           r"(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b)")
+
+_VOICE = re.compile(r"\b[A-Z][\w.-]*(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b")  # `… and after an interval May's voice:`
 
 
 def _tag_like(between: str) -> bool:
@@ -244,7 +246,7 @@ def _tag_like(between: str) -> bool:
     if _SENT_BREAK.search(b2) or len(b) > _MAX_JOIN_GAP:
         return False
     verbs = re.findall(r"\b(?:" + VERBS_EN + r")\b", b2)
-    if len(verbs) >= 2 or _NEW_SPEAKER.match(b2):
+    if len(verbs) >= 2 or _NEW_SPEAKER.search(b2) or _VOICE.search(b2):
         return False
     words = re.sub(r"^[\W_]+", "", b2)
     if len(words) <= 30:

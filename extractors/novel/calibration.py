@@ -24,7 +24,7 @@ RULE_FAMILY: dict[str, str] = {
     "subj": "subj/one", "subj/colon": "subj/one", "subj/colon/one": "subj/one",
     "prev-subj/colon": "prev-subj/colon/one", "prev-subj/colon/one": "subj/one", "voice-name": "name-verb",
     "descr-verb/alias": "verb-descr/alias", "descr-verb/role": "verb-descr/role", "descr-verb/generic": "verb-descr/generic",
-    "descr-verb/role-spread": "verb-descr/role-spread",
+    "xverb-descr/alias": "verb-descr/alias", "xverb-descr/role": "verb-descr/role",
 }
 FAMILY_WEIGHT = 10.0
 

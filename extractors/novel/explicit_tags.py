@@ -89,6 +89,11 @@ class TagMixin:
         nm, cid = named(m.end()) if m else (None, None)
         if cid:
             return Attribution(cid, 0.95, "explicit-verb", "xverb-name", nm.group(0))
+        if nm and re.match(r"the\s", nm.group(0)) and self.index.lookup(nm.group(1)):  # `"…," stipulated the stranger`
+            cid = self.index.lookup(nm.group(1))
+            kind = self._descr_rule(cid, nm.group(0)).split("/")[1]
+            if kind in ("alias", "role"):
+                return Attribution(cid, 0.95, "explicit-verb", "xverb-descr/" + kind, nm.group(0))
         end = t[max(0, s - 3):s]
         if "," not in end and "?" not in end and "!" not in end:
             return None
@@ -171,12 +176,18 @@ class TagMixin:
         `Mrs. Archer's last word had been:`: the owner of the voice (or word) right before the quote speaks."""
         t = self.text
         seg = t[s:e].rstrip()
-        if not seg.endswith((":", ",", "—")):
+        if not seg.endswith((":", ",", "—", ".")):
             return None
         e = s + len(seg)
         lo = max(s, e - 120)
         for m in _SENT_END.finditer(t, lo, e - 1):
             lo = m.end()
+        vm = None  # `…, and the voice of Mr. Heelas bellowing like a bull.`
+        for vm in re.finditer(r"\bthe\s+" + self._VOICE + r"\s+of\s+", t[lo:e]):
+            pass
+        nm, cid = self._named(lo + vm.end(), e) if vm else (None, None)
+        if cid and not self.mentions(nm.end(), e) and not re.search(r"\b(?:he|she|I)\b", t[nm.end():e]) and e - nm.end() <= 60:
+            return Attribution(cid, 0.9, "explicit-verb", "voice-name", nm.group(0))
         found = None  # (a possessive is never a mention: matched here)
         for m in re.finditer(r"\b" + self._POSS_NAME + self._POSS + r"(?:" + self._VOICE
                              + r"|(?:[a-z\-]+\s+){0,2}?(?:" + REPLY_NOUN + r"|word)\b)", t[lo:e]):

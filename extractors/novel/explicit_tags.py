@@ -117,6 +117,20 @@ class TagMixin:
             return Attribution(cid, 0.95, "explicit-verb", "heard-name-say", nm.group(0))
         return None
 
+    def _heard_pre_tag(self, s: int, e: int) -> Attribution | None:
+        """`I heard Mrs. Inglethorp call "Cynthia"`, `Archer heard Madame Olenska say, in an Italian …: "…`:
+        the one heard, right before the quote, speaks."""
+        t = self.text
+        hm = None
+        for hm in re.finditer(r"\bheard\s+", t[max(s, e - 160):e]):
+            pass
+        pos = max(s, e - 160) + hm.end() if hm else None
+        nm, cid = self._named(pos, e) if hm else (None, None)
+        if cid and HEARD_VERB.match(t, nm.end(), e) and not self.mentions(nm.end(), e) \
+                and not re.search(r"[.!?;]\s|\b(?:he|she|I)\b", t[nm.end():e]) and e - nm.end() <= 100:
+            return Attribution(cid, 0.95, "explicit-verb", "heard-name-say", nm.group(0))
+        return None
+
     def _reply_noun_tag(self, s: int, e: int) -> Attribution | None:
         """`"…," was Marilla's comment.` / `"…," was the firm reply of Mr. Limbkins.` / `"…" It was Poirot who spoke.`"""
         t = self.text
@@ -401,7 +415,7 @@ class TagMixin:
             elif a is None and last < ppe and t[last:ppe].strip():  # `Mr. Mace began at once.`: only a hint
                 a = self._hint(self._subject_before(last, ppe, "prev-subj", act=True))
         elif a is None and t[pre[0]:pre[1]].strip():
-            a = self._voice_pre_tag(*pre) or self._subject_before(*pre, "subj")
+            a = self._voice_pre_tag(*pre) or self._heard_pre_tag(*pre) or self._subject_before(*pre, "subj")
             if a is not None and a.rule == "subj":  # someone else is named in that sentence: left to turn-taking
                 a = None
         return a

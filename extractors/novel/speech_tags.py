@@ -53,7 +53,7 @@ REPLY_NOUN = (r"(?:comment|reply|answer|remark|retort|response|rejoinder|greetin
 WAS_REPLY = re.compile(r"[\s,;:.!?\-—–]*(?:was|were|came)\s+")
 # `"…," Archer heard Lawrence Lefferts say`: the one heard speaks
 HEARD = re.compile(r"\s+(?:\w+ly\s+)?heard\s+")
-HEARD_VERB = re.compile(r"\s+(?:say|ask|cry|exclaim|call|murmur|whisper|mutter|reply|answer|add|remark|observe|declare|"
+HEARD_VERB = re.compile(r"\s+(?:\w+ly\s+)?(?:say|ask|cry|exclaim|call|shout|scream|murmur|whisper|mutter|reply|answer|add|remark|observe|declare|"
                         r"begin|continue|shout|repeat|protest)\b")
 _SENT_END = re.compile(EN_CLAUSE_END + r"\s|[" + EN_CLAUSE_END_MARKS + r"]$|—\s*$")
 # a person named by a noun right before a speech verb in the narration before a quote (`his mother added:`,

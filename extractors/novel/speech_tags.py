@@ -26,7 +26,7 @@ VERBS_EN = (
     "whispering|repeating|calling|shouting|screaming|remarking|asking|inquiring|enquiring|said\\s+to\\s+(?:him|her|it)self"
 )
 _V = r"(?:" + VERBS_EN + r")\b"
-_ADV = r"(?:\s+(?:\w+ly|again|then|now|at\s+last|at\s+length|at\s+once|aloud|out|only|still|too|also|quickly|soon|instantly))*"
+_ADV = r"(?:\s+(?:[\w-]+ly|again|then|now|at\s+last|at\s+length|at\s+once|aloud|out|only|still|too|also|quickly|soon|instantly))*"
 _LEAD = r"[\s,;:.!?\-—–)(_*]*"
 PRON_GENDER = {"he": "male", "him": "male", "she": "female", "her": "female", "it": None, "i": None, "they": None}
 NOUN_GENDER = {
@@ -41,7 +41,8 @@ _PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
 _NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
 _NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
-_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+|"
+_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:[\w-]+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+|"
+                        r"no\s+sooner\s+|scarcely\s+|hardly\s+|just\s+|"
                         r"would\s+|could\s+|did\s+|once\s+|presently\s+)*"
                         r"(?:" + VERBS_EN + r"|wanted\s+to\s+know|broke\s+off|heard\s+(?:him|her)self\s+\w+ing)\b")
 # `young Thorley hazarded`, `said the unsympathetic Marilla`: words before a name that do not change who it is

@@ -456,6 +456,11 @@ class TagMixin:
         nm, cid = self._named(pre.end() if pre else pos, e)
         if not cid and pm.end():
             nm, cid = self._named(lead, e)
+        if not cid and end == ":":  # `Symptoms of … became visible in her, and Archer found the strength to break in:`
+            cm = None
+            for cm in re.finditer(r"[,;]\s+(?:and|but|then|while|whereupon)\s+(?:then\s+)?", t[start:e]):
+                pass
+            nm, cid = self._named(start + cm.end(), e) if cm else (None, None)
         if not cid or t[nm.end():nm.end() + 2] in ("'s", "’s") or not self._SUBJ_VERB.match(t, nm.end(), e):
             return None
         cm = None

@@ -398,7 +398,7 @@ class TagMixin:
             a = self._post_tag(s, min(e, s + 200))
             if a:
                 return a
-        a = self._pre_tag(*pre)
+        a = self._voice_pre_tag(*pre) or self._pre_tag(*pre)  # `…, and May's voice broke out:` before any earlier name
         if a is None and not t[pre[0]:pre[1]].strip() and p > 0 and prev_end == ps:
             # the tag ends the previous narration paragraph: `Mr. Bennet coolly observed,`
             pp = p - 1

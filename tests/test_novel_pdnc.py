@@ -14,12 +14,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at hold 0.88: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.399, 0.935, 0.997), "AlicesAdventuresInWonderland": (0.834, 0.978, 0.994),
-    "AnneOfGreenGables": (0.748, 0.991, 0.998), "DaisyMiller": (0.744, 0.983, 0.996),
-    "HardTimes": (0.697, 0.978, 0.986), "HowardsEnd": (0.470, 0.961, 0.996),
-    "OliverTwist": (0.734, 0.977, 0.990), "PrideAndPrejudice": (0.507, 0.977, 0.994),
-    "TheAgeOfInnocence": (0.387, 0.934, 0.978), "TheInvisibleMan": (0.705, 0.965, 0.995),
-    "TheMysteriousAffairAtStyles": (0.446, 0.964, 1.000), "ThePictureOfDorianGray": (0.693, 0.976, 1.000),
+    "ARoomWithAView": (0.406, 0.936, 0.997), "AlicesAdventuresInWonderland": (0.845, 0.980, 0.995),
+    "AnneOfGreenGables": (0.757, 0.989, 0.995), "DaisyMiller": (0.746, 0.981, 0.996),
+    "HardTimes": (0.705, 0.979, 0.986), "HowardsEnd": (0.477, 0.960, 0.995),
+    "OliverTwist": (0.738, 0.977, 0.990), "PrideAndPrejudice": (0.516, 0.978, 0.994),
+    "TheAgeOfInnocence": (0.418, 0.950, 0.992), "TheInvisibleMan": (0.714, 0.964, 0.995),
+    "TheMysteriousAffairAtStyles": (0.452, 0.962, 1.000), "ThePictureOfDorianGray": (0.701, 0.977, 1.000),
 }
 
 
@@ -44,6 +44,13 @@ def test_precision_on_every_book(scores):
 def test_explicit_precision(scores):
     book, res, _ = scores
     assert res["by_type"]["Explicit"]["precision"] >= min(0.97, MEASURED[book][2] - 0.01), (book, res["by_type"]["Explicit"])
+
+
+def test_explicit_quotes_right_on_every_book(scores):
+    """A quotation whose text names its speaker (PDNC `Explicit`) is attributed, kept and right >= 0.95 of the time
+    on every book (measured 0.952-0.988)."""
+    book, res, _ = scores
+    assert res["by_type"]["Explicit"]["accuracy"] >= 0.95, (book, res["by_type"]["Explicit"])
 
 
 def test_accuracy_floor(scores):

@@ -73,6 +73,61 @@ def test_a_noun_subject_before_the_verb_outranks_an_earlier_name(tmp_path):
     assert got[0][1].startswith("pre-noun-verb")
 
 
+MAY = Character(id="may", name="May Welland", series="t", aliases=["May"], gender="female")
+MINGOTT = Character(id="mingott", name="Mrs. Manson Mingott", series="t", aliases=["Old Mrs. Mingott", "Mrs. Mingott"], gender="female")
+CANARY = Character(id="canary", name="A Canary", series="t", gender="female")
+MAGPIE = Character(id="magpie", name="Old Magpie", series="t", gender="female")
+
+
+def test_voices_and_the_owner_of_a_word(tmp_path):
+    """`May's eager voice broke out:`, `May's voice:` after narration, `came Archer's voice`, `the voice of
+    Archer`, `Mrs. Mingott's last word had been:`: the owner of the voice speaks, and a voice between two
+    quotes of one paragraph opens a new utterance."""
+    text = ('"It will be the same, sir," said Archer, and May\'s eager voice broke out, covering the silence:  '
+            '"The same as Rhinebeck?"\n\n'
+            '"No one could miss it," came Archer\'s voice.\n\n'
+            'There was a ringing of bells, and the voice of Archer bellowing like a bull. "Shut the doors!"\n\n'
+            'On the dock, Mrs. Mingott\'s last word had been:  "You must take May to see them."\n')
+    got = tagged(tmp_path, text, [ARCHER, MAY, MINGOTT])
+    assert got[0][0] == "archer" and got[1] == ("may", "voice-name")
+    assert got[2:] == [("archer", "voice-name"), ("archer", "voice-name"), ("mingott", "voice-name")]
+
+
+def test_and_x_called_out_opens_a_second_utterance(tmp_path):
+    """`… remarking, "…" and a Canary called out …, "…"`: two speakers in one sentence, two lines."""
+    text = ('One old Magpie began wrapping itself up, remarking, "I really must be getting home!" and a Canary '
+            'called out in a trembling voice to its children, "Come away, my dears!"\n')
+    got = tagged(tmp_path, text, [MAGPIE, CANARY])
+    assert [g[0] for g in got] == ["magpie", "canary"]
+
+
+def test_subject_of_the_sentence_before_the_quote(tmp_path):
+    """`Newland laughed.  "…"` (nobody else named: `subj/one`), `Like a beast of prey, Archer fell upon him:`
+    ending the paragraph before, `till Archer roused himself to say:` (a name in a subordinate clause), and
+    `old Mrs. Mingott, who …, added:` (an alias written in lower case)."""
+    text = ('Newland laughed.  "She always takes that tone about her friends."\n\n'
+            'Like a beast of prey, Archer fell upon him:\n\n"How do you know?"\n\n'
+            'The two men looked at each other till Archer roused himself to say:  "Do sit down."\n\n'
+            '"Silly," May had said; and old Mrs. Mingott, who had summoned him, had thanked him, and added '
+            'impatiently:  "Silly goose!"\n')
+    got = tagged(tmp_path, text, [ARCHER, MAY, MINGOTT])
+    assert got[0] == ("archer", "subj/one")
+    assert got[1] == ("archer", "prev-subj/colon/one")
+    assert got[2] == ("archer", "pre-name-verb/sub")
+    assert got[4][0] == "mingott"
+
+
+def test_heard_from_and_hyphenated_adverbs(tmp_path):
+    """`I heard May call "…" impatiently`, `"…" at last broke explosively from May`, `"…," Archer
+    good-naturedly agreed`, `"…" Archer had no sooner said it`."""
+    text = ('Later I heard May call "Newland!" impatiently, and he ran back.\n\n'
+            '"Gracious--how romantic!" at last broke explosively from May.  No one knew why.\n\n'
+            '"Oh, all right--of course," Archer good-naturedly agreed.\n\n'
+            '"She won\'t go back now!"  Archer had no sooner said it than he was sorry.\n')
+    got = tagged(tmp_path, text, [ARCHER, MAY])
+    assert got == [("may", "heard-name-say"), ("may", "from-name"), ("archer", "name-verb"), ("archer", "name-verb")]
+
+
 def test_hard_wrapped_text_with_long_speeches_keeps_its_paragraphs():
     speech = " ".join(["word"] * 600)
     lines = [speech[i:i + 70] for i in range(0, len(speech), 70)]

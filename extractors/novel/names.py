@@ -151,9 +151,15 @@ class NameIndex:
         out = []
         for m in self.regex.finditer(text, start, end):
             name = m.group(1) if self.language != "zh" else m.group(0)
+            start = m.start()
             if self.language != "zh" and not name[:1].isupper():
-                continue
+                # `old Mrs. Mingott` listed as an alias, written in lower case: still the capitalised name
+                cap = re.match(r"(?:[a-z]+\s+)+(?=[A-Z])", name)
+                if not cap:
+                    continue
+                start = m.start(1) + cap.end()
+                name = name[cap.end():]
             cid = self.forms.get(" ".join(name.split()).casefold())
             if cid:
-                out.append(Mention(m.start(), m.end(), cid, m.group(0)))
+                out.append(Mention(start, m.end(), cid, text[start:m.end()] if start != m.start() else m.group(0)))
         return out

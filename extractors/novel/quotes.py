@@ -223,6 +223,15 @@ def _own_tag(between: str, after: str) -> bool:
                     after) is not None
 
 
+# `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"`: a new clause with its own named
+# subject and speech verb opens another utterance (a tag of the first part has no `and` before it)
+_NEW_SPEAKER = re.compile(r"(?:^[\W_]*|[;,—]\s*)(?:and|but|while|whereupon|then)\s+(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
+                          r"[A-Z][\w.'-]*(?:\s+(?:van|de|der|von|[A-Z][\w.'-]*))*(?:\s+(?:\w+ly\s+)?(?:" + VERBS_EN + r"|[a-z]{3,}ed(?=[,:]))\b|"
+                          r"(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b)")
+
+_VOICE = re.compile(r"\b[A-Z][\w.-]*(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b")  # `… and after an interval May's voice:`
+
+
 def _tag_like(between: str) -> bool:
     """Text between two quotes of a paragraph that reads as the speech tag of the first part
     (`, said she, ` / `, Alice replied, ` / `, looking at Darcy, `): the parts are one utterance.
@@ -233,10 +242,11 @@ def _tag_like(between: str) -> bool:
     if re.search(r"[\u4e00-\u9fff]", b):
         return False  # Chinese narration between two quotes: two utterances (X曰：“…”Y曰：“…”)
     b2 = re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
+    b2 = re.sub(r"\([^()\"“”]*\)", "", b2)  # `"Then," Mr. Jackson continued (and Archer saw …), "then …"`: an aside
     if _SENT_BREAK.search(b2) or len(b) > _MAX_JOIN_GAP:
         return False
     verbs = re.findall(r"\b(?:" + VERBS_EN + r")\b", b2)
-    if len(verbs) >= 2:
+    if len(verbs) >= 2 or _NEW_SPEAKER.search(b2) or _VOICE.search(b2):
         return False
     words = re.sub(r"^[\W_]+", "", b2)
     if len(words) <= 30:

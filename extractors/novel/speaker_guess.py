@@ -21,3 +21,4 @@ class Attribution:
     held: tuple | None = None          # (speaker, confidence, evidence) of a guess below the hold
     turn_features: dict | None = None  # what backs a turn-taking guess (turns.turn_features)
     kin: tuple | None = None           # `said her mother`: (gender of the possessor or None, "mother")
+    hint: tuple | None = None          # (speaker, rule) of a weak clue (a narration subject): used where turn-taking agrees

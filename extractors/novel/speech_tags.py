@@ -26,7 +26,7 @@ VERBS_EN = (
     "whispering|repeating|calling|shouting|screaming|remarking|asking|inquiring|enquiring|said\\s+to\\s+(?:him|her|it)self"
 )
 _V = r"(?:" + VERBS_EN + r")\b"
-_ADV = r"(?:\s+(?:\w+ly|again|then|now|at\s+last|at\s+length|at\s+once|aloud|out|only|still|too|also|quickly|soon|instantly))*"
+_ADV = r"(?:\s+(?:[\w-]+ly|again|then|now|at\s+last|at\s+length|at\s+once|aloud|out|only|still|too|also|quickly|soon|instantly))*"
 _LEAD = r"[\s,;:.!?\-—–)(_*]*"
 PRON_GENDER = {"he": "male", "him": "male", "she": "female", "her": "female", "it": None, "i": None, "they": None}
 NOUN_GENDER = {
@@ -41,7 +41,8 @@ _PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
 _NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
 _NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
-_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:\w+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+|"
+_VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:[\w-]+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+|"
+                        r"no\s+sooner\s+|scarcely\s+|hardly\s+|just\s+|"
                         r"would\s+|could\s+|did\s+|once\s+|presently\s+)*"
                         r"(?:" + VERBS_EN + r"|wanted\s+to\s+know|broke\s+off|heard\s+(?:him|her)self\s+\w+ing)\b")
 # `young Thorley hazarded`, `said the unsympathetic Marilla`: words before a name that do not change who it is
@@ -49,11 +50,11 @@ NAME_PREFIX = re.compile(r"(?:young|old|little|poor|dear|good|big)\s+")
 ADJ_THE = re.compile(r"the\s+(?:(?!(?:to|at|with|for|of|and|in|on|by|from|upon|into|towards?)\s)[a-z][a-z\-]*\s+){1,2}(?=[A-Z])")
 # `"…," was Marilla's comment.` / `"…," was the firm reply of Mr. Limbkins.`
 REPLY_NOUN = (r"(?:comment|reply|answer|remark|retort|response|rejoinder|greeting|exclamation|question|words|verdict|"
-              r"cry|protest|observation|ejaculation|explanation|objection|rejoinder|salutation|advice|opinion)")
+              r"cry|protest|observation|ejaculation|explanation|objection|rejoinder|salutation|advice|opinion|view|contribution)")
 WAS_REPLY = re.compile(r"[\s,;:.!?\-—–]*(?:was|were|came)\s+")
 # `"…," Archer heard Lawrence Lefferts say`: the one heard speaks
 HEARD = re.compile(r"\s+(?:\w+ly\s+)?heard\s+")
-HEARD_VERB = re.compile(r"\s+(?:say|ask|cry|exclaim|call|murmur|whisper|mutter|reply|answer|add|remark|observe|declare|"
+HEARD_VERB = re.compile(r"\s+(?:\w+ly\s+)?(?:say|ask|cry|exclaim|call|shout|scream|murmur|whisper|mutter|reply|answer|add|remark|observe|declare|"
                         r"begin|continue|shout|repeat|protest)\b")
 _SENT_END = re.compile(EN_CLAUSE_END + r"\s|[" + EN_CLAUSE_END_MARKS + r"]$|—\s*$")
 # a person named by a noun right before a speech verb in the narration before a quote (`his mother added:`,

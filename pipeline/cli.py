@@ -5,8 +5,9 @@ file (secrets scrubbed) and the one line says where it is. No traceback ever rea
 from __future__ import annotations
 
 import os
-import signal
 import sys
+
+import _signal  # the C module: `signal` first imports enum, which is slow enough for a Ctrl-C to land in
 
 INTERRUPTED = "interrupted: nothing half-written was kept; rerun to resume from the cache"
 
@@ -21,10 +22,12 @@ def _interrupted_while_starting(signum, frame) -> None:  # pragma: no cover  (a 
 # the imports below take a second or two: a Ctrl-C then would print a traceback of the import machinery.
 # Only when this process is the command (not when a test imports the module); SIGINT ignored stays ignored.
 if (__name__ == "__main__" or os.path.basename(sys.argv[0] or "") == "rolecorpus") \
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _interrupted_while_starting)
+        and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
 
+import atexit  # noqa: E402
 import logging  # noqa: E402
+import signal  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import traceback  # noqa: E402
@@ -107,8 +110,17 @@ def _catch_interrupts() -> None:
 
 
 def _exit_interrupted() -> None:
+    """The interrupt has unwound (every atomic write dropped its temporary file): say so, run the exit hooks
+    with further signals ignored, and leave with 128 + the signal. Not `sys.exit`: a second Ctrl-C during the
+    interpreter's shutdown, or a KeyboardInterrupt that once escaped an `exec` of a string (dataclasses and
+    typing build functions that way while modules import), makes CPython end by SIGINT (-2), not 130."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
     print(INTERRUPTED, file=sys.stderr)
-    sys.exit(128 + (_signalled[0] if _signalled else signal.SIGINT))
+    atexit._run_exitfuncs()  # what a normal exit runs: weakref finalizers (temporary folders), logging, Ray
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(128 + (_signalled[0] if _signalled else signal.SIGINT))
 
 
 def main() -> None:

@@ -43,6 +43,7 @@ _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)
 # clause openers that are not subjects
 _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
                      r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
+_LOCATIVE = set("上中里裡内內")
 _SPEECH = set("道说說曰云问問答叹嘆谓謂言奏谏諫禀稟谕諭")
 # adverbs and manners between a subject and its speech verb (`急曰`, `大怒曰`, `冷笑道`)
 _MANNER = set("忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急笑冷含陪叹嘆怒喜惊驚大厉厲高低微叱喝哭泣")
@@ -50,15 +51,16 @@ _SENT_OUT = re.compile(r"(?:使|令|差|遣|命|叫)(?:了)?(?:人|个人|個人
 _COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|兩個|一(?![一二三四五六七八九十]))")
 PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
 # body parts and inner speech: a clause like `口内说` takes its subject from the clause before
-_TRANSPARENT = re.compile(r"(?:口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
+_TRANSPARENT = re.compile(r"(?:满面|滿面|满脸|滿臉|口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
 _GROUP = re.compile(r"^(?:众|眾|大家|二人|两人|兩人|三人|几|幾|诸|諸|那些|这些|這些|许多|許多|有人|人$)|们$|們$|等$|诗$|詩$")
-_SURNAME = set("赵趙钱錢孙孫李周吴吳郑鄭王冯馮陈陳褚卫衛蒋蔣沈韩韓杨楊朱秦尤许許何吕呂施张張孔曹严嚴华華金魏陶姜谢謝邹鄒"
+_SURNAMES = ("赵趙钱錢孙孫李周吴吳郑鄭王冯馮陈陳褚卫衛蒋蔣沈韩韓杨楊朱秦尤许許何吕呂施张張孔曹严嚴华華金魏陶姜谢謝邹鄒"
                "喻柏水窦竇章云雲苏蘇潘葛范彭郎鲁魯韦韋昌马馬苗凤鳳花方俞任袁柳鲍鮑史唐费費薛雷贺賀倪汤湯滕殷罗羅毕畢郝"
                "安常乐樂于傅齐齊康伍余元顾顧孟黄黃穆萧蕭尹姚邵汪祁毛狄米贝貝明臧计計成戴宋庞龐熊纪紀舒屈项項祝董梁杜"
                "阮蓝藍闵閔贾賈江郭林钟鍾徐邱骆駱高夏蔡田胡凌霍虞万萬柯卢盧莫房解应應宗丁宣邓鄧单單杭洪包左石崔吉龚龔"
                "程邢裴陆陸荣榮翁荀甄曲封储儲靳焦牧山谷车車侯全班仰秋仲伊宫宮宁寧仇甘厉厲戎刘劉叶葉黎白蒲邰从從鄂索赖賴"
                "卓蔺藺屠蒙池乔喬郁胥党翟谭譚姬申冉雍桑桂牛寿壽边邊燕冀浦尚温溫庄莊晏柴瞿阎閻慕连連茹习習艾鱼魚容向古易"
                "廖庾终終步都耿满滿弘匡国國文寇广廣东東欧歐沃利蔚越隆师師巩鞏聂聶晁关關相查荆荊红紅游竺权權盖蓋益桓公冷")
+_SURNAME = set(_SURNAMES)
 _FEMALE = re.compile(r"(?:夫人|太太|奶奶|姑娘|小姐|姐|妹|嫂|姨|妈|媽|娘|婆|嬷|嬤|姥|母|婶|嬸|妃|后|氏|妻|女|丫头|丫頭|丫鬟|家的)(?:儿|兒)?$")
 _MALE = re.compile(r"(?:老爷|老爺|爷|爺|公|兄|哥|弟|叔|伯|父|子|郎|生|相公|先生|大人|王|帝|将军|將軍|僧|道人|和尚)$")
 
@@ -112,17 +114,45 @@ def strip_opener(text: str, pos: int, end: int) -> int:
     return c.end() if c else p
 
 
+def _subject_end(clause: str, k: int) -> int:
+    """Where the predicate begins, from k on: the first predicate character, past a locative that jieba
+    reads as one (`二门上小厮们回说`: `上` is no verb here)."""
+    while True:
+        while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) \
+                and not _PRED2.match(clause, k) and not _TRANSPARENT.match(clause, k):
+            k += 1
+        if not (k + 1 < len(clause) and clause[k] in _LOCATIVE and clause[k + 1] not in _PRED):
+            return k
+        pos, prev = 0, "v"
+        for w, f in pos_tags(clause[:k + 3]):
+            if pos == k:
+                break
+            pos, prev = pos + len(w), f
+        if pos != k or w != clause[k] or f != "f" or prev[:1] == "v" or k < 2:
+            return k  # `呈上密书`: after a verb, `上` is its complement
+        k += 1
+
+
+def _determined(clause: str) -> int:
+    """`那原告道`, `那僧托于掌上`: a determiner and the noun jieba reads after it (the subject ends
+    there); 0 when the clause opens otherwise (`那里`, `这些`: a word of their own)."""
+    if len(clause) < 3 or clause[0] not in "那这這" or is_word(clause[:2]):
+        return 0
+    w, f = pos_tags(clause[1:9])[0]
+    if f[:1] != "n" or f.startswith("nr") and len(w) > 2 or not 1 + len(w) < len(clause):
+        return 0
+    return 1 + len(w)
+
+
 def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") or _PRED2.match(clause) \
             or _SENT_OUT.match(clause):
         return None  # `笑道`, `高声叫道`, `使人来说`: no subject written (or the one sent speaks)
-    k = 1
-    while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) and not _PRED2.match(clause, k) \
-            and not _TRANSPARENT.match(clause, k):
-        k += 1
-    if 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
+    det = _determined(clause)
+    k = det or _subject_end(clause, 1)
+    if not det and 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
         pos = 0
         for w, f in pos_tags(clause[:k + 3]):
             if pos + len(w) > k:
@@ -151,8 +181,9 @@ def bare_subject(clause: str) -> str | None:
         return subj if tags[0][1][:1] not in ("c", "d", "p", "u", "r", "m", "q", "f", "t", "s", "y", "e", "o") else None
     # a place phrase before the subject: `后院中有人`, `二门上小厮们`
     cut = max((i + 1 for i, (_, f) in enumerate(tags[:-1]) if f[:1] in ("s", "f")), default=0)
-    tags = tags[cut:]
-    while len(tags) > 1 and tags[0][1][:1] in ("c", "d", "p", "s", "f", "t"):
+    place = cut and [w for w, _ in tags[cut:]] == ["人"] and len(tags[cut - 1][0]) == 2
+    tags = tags[cut - 1:] if place else tags[cut:]  # `外面人`: a bare `人` keeps the place that tells who
+    while len(tags) > 1 and tags[0][1][:1] in ("c", "d", "p", "s", "f", "t") and not place:
         tags.pop(0)
     if len(tags) > 1 and tags[0][1][:1] == "v" and tags[0][0] not in ("有人",) \
             and (len(tags[0][0]) >= 2 or any(f.startswith("nr") or f == "r" for _, f in tags[1:])):

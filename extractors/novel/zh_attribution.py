@@ -37,8 +37,8 @@ import re
 from ..text import ZH_FULL_STOPS
 from extractors.characters import slug
 
-from .cast_zh import (_PRED, _PRED2, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT, bare_subject, is_group, is_word,
-                      person_like, speaks_directly, strip_opener, tag_clause)
+from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT, bare_subject, is_group, is_word,
+                      person_like, pos_tags, speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
 
 _POST = re.compile(r"[\s，,]*([^。！？“”「」，,：:\s]{1,6}?)(?:笑|又|也|便|忙|因)?(?:道|说|說|曰|问|問|答|叹|嘆)[。！？．]")
@@ -68,12 +68,39 @@ _LEAD_ON_CONF = 0.9  # as a subject-less `又道` that goes on (4 of 4 right on 
 _GOES_ON_CONF = dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.85, noun=0.8)
 _PRONOUN_CONF = 0.6
 _ALL = re.compile(r"都|皆|齐|齊|俱")
+_SOUND = re.compile(r"(?:笑|喊|叫|哭|人|呼|嚷)(?:声|聲)")
 _HEAR = re.compile(r"(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽|闻|聞)(?!了|说|說|知|言)")
+
+
+def _adverb_at(t: str, p: int, end: int) -> bool:
+    """Whether jieba reads the character at p, in its clause, as an adverb or adjective (`罕问道`) or as
+    the verb of a verb word with the speech verb (`劝道`, `催道`)."""
+    w, f = pos_tags(t[p:min(end, p + 4)])[0]
+    return len(w) == 1 and f in ("a", "ad", "d") or len(w) == 2 and f == "v" and w[1] in _SPEECH
+
+
+def _place_after(t: str, k: int, end: int) -> bool:
+    """Whether a name is the place someone else comes from: a two-character place word after it and then
+    a noun or someone emerging (`吕布背后一人…曰`, `玄德背后转出张飞`; not `警幻后面追来`, `心中暗喜`)."""
+    if end - k < 4 or _TRANSPARENT.match(t, k, end):
+        return False
+    words = pos_tags(t[k:min(end, k + 6)])
+    if len(words) < 2 or len(words[0][0]) != 2 or words[0][1] not in ("f", "s"):
+        return False
+    w, f = words[1]
+    return f[:1] in ("n", "m") or f[:1] == "v" and "出" in t[k + 2:k + 4]
 
 
 class ZhMixin:
     def _zh_lookup(self, surface: str) -> str | None:
         return self.index.lookup(surface) or self.index.lookup(_base(surface))
+
+    def _zh_name_char(self, c: str) -> bool:
+        """Whether the text writes c as a given name: after a surname at the start of a clause (`王允`)."""
+        known = self.__dict__.setdefault("_zh_name_chars", {})
+        if c not in known:
+            known[c] = bool(re.search(r"(?:^|[，。．！？；：“”「」\s])[" + _SURNAMES + "]" + re.escape(c), self.text))
+        return known[c]
 
     def _zh_subject(self, p: int, end: int, verb_clause: bool = False) -> tuple[str, Attribution] | str | None:
         """The subject opening text[p:end]: (kind, Attribution) with kind cast / other / kin / names /
@@ -90,6 +117,8 @@ class ZhMixin:
             ms = ms[1:]  # `飞身下马`, `策马便行`: a one-character name that is part of a word here
         if ms and ms[0].start == p:  # a cast member opens the clause: its subject, unless possessive
             m = max((m for m in ms if m.start == p), key=lambda m: m.end - m.start)
+            if _place_after(t, m.end, end):
+                return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
             if m.end < end and t[m.end] not in "的之家等们們" and any(n.start == m.end for n in ms):
                 last = m.end  # `尤氏秦氏都说道`: two people speak together
                 while any(n.start == last for n in ms):
@@ -116,6 +145,11 @@ class ZhMixin:
         if cid:
             return "cast", Attribution(cid, None, "explicit-verb", None, core)
         if len(core) == 1 and not is_group(core):  # a one-character name the cast does not hold, or a verb
+            if not self._zh_name_char(core) and _adverb_at(t, p, end):
+                return "skip"  # `罕问道`: an adverb, and no name the text writes (`王允` for `允`)
+            if verb_clause and core in _PERSON_END and speaks_directly(t[p:end], core) and not self._zh_name_char(core) \
+                    and pos_tags(t[p:min(end, p + 4)])[0] in ((core, "n"), (core, "ng")):
+                return "other", Attribution(slug(core), None, "explicit-verb", None, core)  # `妻曰`, `吏答曰`
             return None if verb_clause and speaks_directly(t[p:end], core) else "skip"
         if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):
             return "noun"  # `满面堆笑让`: a noun that is no person; the speaker may be further back
@@ -141,13 +175,20 @@ class ZhMixin:
             if cs > s and t[cs - 1] == "、":
                 return None  # `李傕、郭汜、樊稠四人…`: one of a list, no subject of the sentence
             # `忽听X…`: X is the subject of the tag's own clause only; before it, the hearer speaks
-            a = "none" if where and _HEAR.match(t, cs, end) else self._zh_subject(p, end, not where)
+            if where and _SOUND.search(t, cs, end):  # `只听后院中有人笑声，说：`: the sound's source speaks
+                a = self._zh_subject(p, end)
+                if not isinstance(a, tuple):
+                    return None  # `背后喊声震天，大叫：`: someone the text does not name
+            else:
+                a = "none" if where and _HEAR.match(t, cs, end) else self._zh_subject(p, end, not where)
             if isinstance(a, tuple):
                 kind, a = a
                 a.addressees = objects
                 if kind == "pronoun":
                     return a
-                if where and kind in ("cast", "kin") and _ALL.search(t, cs0, verb_end):
+                if where and (kind in ("cast", "kin") or kind == "other" and not is_group(a.surface)
+                              and a.surface[0] not in "二两兩三四五六七八九十几幾") \
+                        and _ALL.search(t, cs0, verb_end):
                     return None  # `都道` after one person: several speak
                 w = _WHERE[where]
                 a.confidence = _CONF[kind][w]

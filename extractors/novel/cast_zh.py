@@ -35,7 +35,7 @@ _TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:�
 CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
 # where the predicate of a clause begins (after at least one subject character)
-_PRED = set("喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩乘慌告奏谏諫禀稟报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
+_PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩乘慌告奏谏諫禀稟报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
             "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜")
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
@@ -188,7 +188,7 @@ def bare_subject(clause: str) -> str | None:
     if len(tags) > 1 and tags[0][1][:1] == "v" and tags[0][0] not in ("有人",) \
             and (len(tags[0][0]) >= 2 or any(f.startswith("nr") or f == "r" for _, f in tags[1:])):
         return None  # `口吐人言`: a verb opens the clause, no subject written
-    plural = tags.pop()[0] if len(tags) > 1 and tags[-1][0] in ("们", "們") else ""
+    plural = tags.pop()[0] if len(tags) > 1 and tags[-1][0] in ("们", "們", "等") else ""
     while tags and (not _nominal(*tags[-1]) or tags[-1][0] in ("那里", "那裡", "这里", "這裡", "哪里", "哪裡")):
         tags.pop()
     if not tags or tags[-1][1] in ("t", "s", "f"):

@@ -46,13 +46,26 @@ _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|�
 # a subject-less tag that goes on with the same speaker: `又道`, `说着，又问`, `复笑道`
 _GOES_ON = re.compile(r"又|复|復|再|还|還|说着|說著|说毕|說畢|说罢|說罷|接着|接著")
 _FULL_STOP = ZH_FULL_STOPS
+_TERM = re.compile(r"[\u4e00-\u9fff]{1,10}")
 # a tag that is a one-clause sentence of its own opened by `因` / `遂` / `便` / `乃` / `又`: it goes on from the
 # subject that opened the sentence before (`士隐听了，不便再问．因笑道：`, `…泼了茜雪一裙子的茶．又跳起来问着茜雪道：`)
 _LEAD_ON = re.compile(r"因|遂|便|乃|又")
 
 
-def _leads_on(t: str, cs: int, end: int) -> bool:
-    return cs > 0 and t[cs - 1] in _FULL_STOP and bool(_LEAD_ON.match(t, cs, end))
+def _clause_start(t: str, s: int, k: int) -> int:
+    """Start of the clause ending at k, not before s; a short quoted term inside narration is part of
+    its clause (`取"文星和合"之意`, `不知所云"蠢物"系何东西`)."""
+    while k > s:
+        if t[k - 1] == '"':
+            j = t.rfind('"', max(s, k - 12), k - 1)
+            if j < 0 or not _TERM.fullmatch(t, j + 1, k - 1):
+                return k
+            k = j
+        elif CLAUSE_MARK.match(t[k - 1]):
+            return k
+        else:
+            k -= 1
+    return k
 
 # where the subject was found (the worst step back taken) -> confidence, by kind of subject:
 # verb: the tag's own clause; clause: an earlier clause of the sentence, past clauses that open with
@@ -60,7 +73,7 @@ def _leads_on(t: str, cs: int, end: int) -> bool:
 # back; noun: past a clause that opens with a noun that is no person (`满面堆笑`, `那原告道`)
 _WHERE = ("verb", "clause", "skip", "sentence", "noun")
 _CONF = {"cast": dict(verb=0.95, clause=0.93, skip=0.92, sentence=0.85, noun=0.8),
-         "other": dict(verb=0.9, clause=0.9, skip=0.85, sentence=0.8, noun=0.75),
+         "other": dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.8, noun=0.75),
          "kin": dict(verb=0.9, clause=0.85, skip=0.8, sentence=0.75, noun=0.7),
          "names": dict(verb=0.9, clause=0.9, skip=0.85, sentence=0.8, noun=0.75)}
 _KIND_RULE = {"cast": "name", "other": "other", "kin": "other", "names": "names"}
@@ -169,7 +182,7 @@ class ZhMixin:
             return None  # `贾政便使人…说`: the one sent speaks
         # people named inside the tag's clause after its start are spoken to (`向凤姐道`, `问香菱`)
         objects = {m.cid for m in self.index.mentions(t, cs, end) if m.start > strip_opener(t, cs, end)}
-        where, crossed, cs0, verb_end = 0, False, cs, end
+        where, crossed, lead, cs0, verb_end = 0, False, False, cs, end
         while True:
             p = strip_opener(t, cs, end)
             if cs > s and t[cs - 1] == "、":
@@ -193,8 +206,7 @@ class ZhMixin:
                 w = _WHERE[where]
                 a.confidence = _CONF[kind][w]
                 a.rule = f"zh-{_KIND_RULE[kind]}-{w}"
-                if kind == "cast" and w == "sentence" and _leads_on(t, cs0, verb_end) \
-                        and (cs <= s or t[cs - 1] in _FULL_STOP):
+                if kind == "cast" and w == "sentence" and lead and (cs <= s or t[cs - 1] in _FULL_STOP):
                     a.rule, a.confidence = a.rule + "-lead", _LEAD_ON_CONF
                 return a
             if a is None:
@@ -210,12 +222,12 @@ class ZhMixin:
             if t[cs - 1] in _FULL_STOP:
                 if crossed:
                     return None
+                # a sentence that opens with `因`/`遂`/`又` and names nobody before its tag goes on from the one
+                # before (not `又引糜竺来见玄德，具言…`: who is brought speaks)
+                lead = where <= 2 and bool(_LEAD_ON.match(t, cs, end)) and not self.index.mentions(t, cs, cs0)
                 crossed, where = True, max(where, 3)
             end = cs - 1
-            k = end
-            while k > s and not CLAUSE_MARK.match(t[k - 1]):
-                k -= 1
-            cs = k
+            cs = _clause_start(t, s, end)
             where = max(where, 1)
 
     def _zh_tags(self, pre: tuple[int, int], mids: list[tuple[int, int]], post: tuple[int, int]) -> Attribution | None:

@@ -28,9 +28,12 @@ from .cast_member import CastMember
 # speech verbs that end a tag (simplified and traditional forms)
 _VERB = (r"(?:道|说|說|曰|云|問|问|答|回|报|報|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應|"
          r"命|吩咐|嘱咐|囑咐|让|讓|想|忖|唤|喚|催|止|奏|谏|諫|禀|稟|谕|諭)")
+# verbs that tag speech or thought only before a colon (`刘陶大呼：`, `十常侍共议：`, `陈宫寻思：`; not `口呼"万岁"`)
+_COLON_VERB = r"(?:呼|议|議|寻思|尋思|称|稱)"
 # a tag ends in a speech verb and at most one more character before a comma or colon (`笑道：`,
 # `说着，`), or in a verb and its object before a colon (`又问香菱：`, `因吩咐小丫头子们：`)
-_TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:，,]?|[^，。．！？；：“”「」\"\s]{2,7}[：:])\s*$")
+_TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:，,]?|[^，。．！？；：“”「」\"\s]{2,7}[：:])\s*$|"
+                      + _COLON_VERB + r"[^，。．！？；：“”「」\"\s]{0,7}[：:]\s*$")
 # a clause ends at these marks (commas too); a sentence at the first group only
 CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
@@ -189,8 +192,11 @@ def bare_subject(clause: str) -> str | None:
             and (len(tags[0][0]) >= 2 or any(f.startswith("nr") or f == "r" for _, f in tags[1:])):
         return None  # `口吐人言`: a verb opens the clause, no subject written
     plural = tags.pop()[0] if len(tags) > 1 and tags[-1][0] in ("们", "們", "等") else ""
+    n = len(tags)
     while tags and (not _nominal(*tags[-1]) or tags[-1][0] in ("那里", "那裡", "这里", "這裡", "哪里", "哪裡")):
         tags.pop()
+    if plural and len(tags) < n:
+        return None  # `李傕等` read as `李` + a verb: no clean plural subject
     if not tags or tags[-1][1] in ("t", "s", "f"):
         return None
     if len(tags) > 1 and tags[-1][1].startswith("nr") and (tags[-2][1] in ("n", "ng", "nz") or len(tags[-1][0]) >= 2):

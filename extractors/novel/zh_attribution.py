@@ -80,9 +80,26 @@ _KIND_RULE = {"cast": "name", "other": "other", "kin": "other", "names": "names"
 _LEAD_ON_CONF = 0.9  # as a subject-less `又道` that goes on (4 of 4 right on 红楼梦 1-8)
 _GOES_ON_CONF = dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.85, noun=0.8)
 _PRONOUN_CONF = 0.6
+_COLON_CONF = 0.9
+# a colon after these introduces writing, a verse or a list, not speech
+_WRITTEN = re.compile(r"写|寫|书|書|题|題|刻|是|诗|詩|词|詞|对联|對聯|如下|下面|上面|道着|道著|曰|云|有")
 _ALL = re.compile(r"都|皆|齐|齊|俱")
 _SOUND = re.compile(r"(?:笑|喊|叫|哭|人|呼|嚷)(?:声|聲)")
 _HEAR = re.compile(r"(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽|闻|聞)(?!了|说|說|知|言)")
+
+
+def _colon_clause(t: str, s: int, e: int) -> int | None:
+    """Start of the last clause of narration that ends in a colon with no speech verb, the colon
+    opening what someone says or thinks (`贾母一一指与黛玉：`, `黛玉心中正疑惑着：`); None for an
+    inscription or a verse (`上面写着：`, `正是：`)."""
+    seg = t[s:e].rstrip()
+    if not seg.endswith(("：", ":")):
+        return None
+    body = seg.rstrip("：: ")
+    cut = _clause_start(t, s, s + len(body))
+    if cut >= s + len(body) or _WRITTEN.search(t, cut, s + len(body)):
+        return None
+    return cut
 
 
 def _adverb_at(t: str, p: int, end: int) -> bool:
@@ -172,9 +189,11 @@ class ZhMixin:
         """The speaker named by a tag that ends text[s:e]; an Attribution with rule `zh-goes-on-<where>`
         and no speaker when the narration back to s names nobody."""
         t = self.text
-        cs = tag_clause(t, s, e)
+        cs, colon = tag_clause(t, s, e), False
         if cs is None:
-            return None
+            cs, colon = _colon_clause(t, s, e), True
+            if cs is None:
+                return None
         end = e
         while end > cs and t[end - 1] in "：:，, \n\t":  # (no copy of the text before e: this runs per quote)
             end -= 1
@@ -208,13 +227,17 @@ class ZhMixin:
                 a.rule = f"zh-{_KIND_RULE[kind]}-{w}"
                 if kind == "cast" and w == "sentence" and lead and (cs <= s or t[cs - 1] in _FULL_STOP):
                     a.rule, a.confidence = a.rule + "-lead", _LEAD_ON_CONF
+                if colon:  # no speech verb: only the subject of the colon's own clause, at most 0.9
+                    if where or kind not in ("cast", "other", "names"):
+                        return None
+                    a.rule, a.confidence = a.rule + "-colon", min(a.confidence, _COLON_CONF)
                 return a
             if a is None:
                 return None
             if a in ("skip", "noun"):
                 where = max(where, _WHERE.index(a))
             if cs <= s:  # nobody named back to the last quotation (or the paragraph start)
-                if _ALL.search(t, cs0, verb_end):
+                if colon or _ALL.search(t, cs0, verb_end):
                     return None  # `都道`: several speak
                 return Attribution(rule="zh-goes-on-" + _WHERE[where], surface=t[s:e], addressees=objects)
             if t[cs - 1] not in "，,；;" + _FULL_STOP:

@@ -127,10 +127,11 @@ class ZhMixin:
 
     def _zh_name_char(self, c: str) -> bool:
         """Whether the text writes c as a given name: after a surname at the start of a clause (`王允`)."""
-        known = self.__dict__.setdefault("_zh_name_chars", {})
-        if c not in known:
-            known[c] = bool(re.search(r"(?:^|[，。．！？；：“”「」\s])[" + _SURNAMES + "]" + re.escape(c), self.text))
-        return known[c]
+        known = self.__dict__.get("_zh_given")
+        if known is None:  # one pass over the text: the character after each clause-opening surname
+            pat = re.compile(r"(?:^|[，。．！？；：“”「」\s])[" + _SURNAMES + r"]([\u4e00-\u9fff])")
+            known = self.__dict__["_zh_given"] = {m.group(1) for m in pat.finditer(self.text)}
+        return c in known
 
     def _zh_subject(self, p: int, end: int, verb_clause: bool = False) -> tuple[str, Attribution] | str | None:
         """The subject opening text[p:end]: (kind, Attribution) with kind cast / other / kin / names /
@@ -175,10 +176,10 @@ class ZhMixin:
         if cid:
             return "cast", Attribution(cid, None, "explicit-verb", None, core)
         if len(core) == 1 and not is_group(core):  # a one-character name the cast does not hold, or a verb
-            if not self._zh_name_char(core) and _adverb_at(t, p, end):
+            if _adverb_at(t, p, end) and not self._zh_name_char(core):
                 return "skip"  # `罕问道`: an adverb, and no name the text writes (`王允` for `允`)
-            if verb_clause and core in _PERSON_END and speaks_directly(t[p:end], core) and not self._zh_name_char(core) \
-                    and pos_tags(t[p:min(end, p + 4)])[0] in ((core, "n"), (core, "ng")):
+            if verb_clause and core in _PERSON_END and speaks_directly(t[p:end], core) \
+                    and pos_tags(t[p:min(end, p + 4)])[0] in ((core, "n"), (core, "ng")) and not self._zh_name_char(core):
                 return "other", Attribution(slug(core), None, "explicit-verb", None, core)  # `妻曰`, `吏答曰`
             return None if verb_clause and speaks_directly(t[p:end], core) else "skip"
         if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):

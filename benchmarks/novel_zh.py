@@ -6,8 +6,9 @@ Run: `python benchmarks/novel_zh.py [--misses] [--speed[=40]]` (`--speed`: the �
 concatenated 40 times, about 3 MB, timed). The cast is discovered (`discover_cast(text, "zh")`);
 each label's quotation is the first one that opens right after its `context`. A cue is right when the
 line's name (the surface the text writes) equals the gold speaker (a leading determiner `那`/`这` aside:
-the labels write `那僧道` both ways), or both resolve to the same discovered cast member. Prints: accuracy on cues with a gold speaker, coverage (a speaker given),
-precision (right among given), gold-None cues given a speaker, per chapter half, and seconds.
+the labels write `那僧道` both ways), or both resolve to the same discovered cast member. Prints:
+accuracy on cues with a gold speaker, coverage (a speaker given), precision (right among given),
+gold-None cues given a speaker, per half of the labels, and seconds.
 """
 
 from __future__ import annotations

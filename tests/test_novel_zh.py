@@ -133,9 +133,64 @@ def test_honglou_cues(honglou):
     text = read_novel(path)
     cast = discover_cast(text, "zh")
     lines = extract_novel(path, "hlm", [m.to_character("hlm", "zh") for m in cast], language="zh", text=text)
-    r = bench.score(text, bench.load_labels(honglou / "label_honglou_1-8.txt"), lines, cast)
-    # measured at the default hold (0.88): accuracy 0.903, coverage 0.914, precision 0.988 (0.755 / 0.778 / 0.970
-    # before subjects were carried back past clauses without one and subject-less `又道` tags went on with the
-    # last speaker; 0.895 before a one-clause `因笑道` sentence went on from the subject of the sentence before)
-    assert r["accuracy"] >= 0.90
-    assert r["precision"] >= 0.97
+    labels = bench.load_labels(honglou / "label_honglou_1-8.txt")
+    r = bench.score(text, labels, lines, cast)
+    # measured at the default hold (0.88): accuracy 0.937, coverage 0.941, precision 0.996; first half of the
+    # labels 0.932 / 0.932 / 1.000, second half 0.941 / 0.950 / 0.991 (0.903 / 0.914 / 0.988 before issue 15's
+    # rules: determiner and locative subjects, a sound's source, lead-on sentences, colons, other-skip at 0.9,
+    # and the determiner-blind comparison; 0.755 / 0.778 / 0.970 before subjects were carried back past
+    # clauses without one and subject-less `又道` tags went on with the last speaker)
+    assert r["accuracy"] >= 0.93
+    assert r["precision"] >= 0.99
+    half = len(labels) // 2
+    for part in (labels[:half], labels[half:]):
+        h = bench.score(text, part, lines, cast)
+        assert h["accuracy"] >= 0.92 and h["precision"] >= 0.985
+
+
+def test_determiner_and_noun_subject():
+    text = "知府升堂审案。那原告道：“小人冤枉。”那和尚托在手中，笑道：“你看。”\n"
+    res = _speakers(text, [_char("知府")])
+    assert res == [("原告", "原告"), ("和尚", "和尚")]
+
+
+def test_locative_inside_a_subject():
+    assert _speakers("话未说完，只听门上小厮们回说：“客到了。”\n", [_char("宝玉")]) == [("小厮们", "小厮们")]
+
+
+def test_the_source_of_a_sound_speaks():
+    assert _speakers("宝玉正说着，只听外间有人笑声，说：“来迟了。”\n", [_char("宝玉")]) == [("有人", "有人")]
+    # a sound with no one named: nobody, not the subject further back
+    assert _speakers("宝玉正走到桥边，背后喊声大起，大叫：“站住！”\n", [_char("宝玉")])[0][0] is None
+
+
+def test_a_place_after_a_name_is_no_subject():
+    text = "众人正饮酒。只见玄德背后转出一员大将，高声叫道：“我来也！”\n"
+    assert _speakers(text, [_char("玄德")])[0][0] is None
+
+
+def test_one_character_adverb_passes_to_the_subject_before():
+    assert _speakers("刘姥姥听了，罕问道：“原来是他？”\n", [_char("刘姥姥")]) == [("刘姥姥", "刘姥姥")]
+
+
+def test_lead_on_sentence_goes_on_across_a_short_quoted_term():
+    text = '却说士隐看得分明，只不知那"宝物"是何东西．遂上前施礼，笑问道：“请教。”\n'
+    assert _speakers(text, [_char("士隐")]) == [("士隐", "士隐")]
+    # who is brought in speaks, not the host of the sentence before
+    text = "孔融迎入城中，设宴庆贺．又引糜竺来见玄德，具言前事：“此事如此。”\n"
+    assert _speakers(text, [_char("孔融"), _char("糜竺"), _char("玄德")])[0][0] != "孔融"
+
+
+def test_colon_without_speech_verb():
+    text = "当下贾母一一指与黛玉：“这是你舅母。”\n"
+    assert _speakers(text, [_char("贾母"), _char("黛玉")]) == [("贾母", "贾母")]
+    assert _speakers("宝玉看那匾上写着：“太虚幻境。”\n", [_char("宝玉")])[0][0] is None
+
+
+def test_thinking_and_calling_before_a_colon():
+    assert _speakers("陈宫寻思：“此人不可信。”\n", [_char("陈宫")]) == [("陈宫", "陈宫")]
+    assert _speakers("刘陶大呼：“臣死不惜！”\n", [_char("刘陶")]) == [("刘陶", "刘陶")]
+
+
+def test_several_speak_after_one_person_not_in_the_cast():
+    assert _speakers("那婆子听了，都笑道：“好。”\n", [_char("宝玉")])[0][0] is None

@@ -7,8 +7,9 @@ of a clause (`宝玉听了，便笑道` -> `宝玉`; `众人都笑说` -> `众�
 
 Rules (no word list of any one book):
 - a speaker is a subject of a speech tag: the start of the tag's clause, cut where the predicate
-  begins (adverbs, speech and motion verbs), at most five characters, not a pronoun, place or time
-  word (jieba's part-of-speech tags check the last), not a group (`众人`, `二人`, `X们`);
+  begins (adverbs, speech and motion verbs; not at a locative inside a place phrase, `二门上小厮们`;
+  after a determiner, where jieba's noun ends, `那原告道`), at most five characters, not a pronoun,
+  place or time word (jieba's part-of-speech tags check the last), not a group (`众人`, `二人`, `X们`, `X等`);
 - forms merge: `X儿` with `X`, `X家的` with `X家`, a determiner form `那X` with `X`, a given name
   with the full name the text writes with a surname (`宝玉`/`贾宝玉`), and `Y姐`/`Y哥` with the one
   given name ending in Y (`凤姐`/`熙凤`);
@@ -128,10 +129,11 @@ def _subject_end(clause: str, k: int) -> int:
             return k
         pos, prev = 0, "v"
         for w, f in pos_tags(clause[:k + 3]):
-            if pos == k:
+            if pos + len(w) > k:
                 break
             pos, prev = pos + len(w), f
-        if pos != k or w != clause[k] or f != "f" or prev[:1] == "v" or k < 2:
+        place = pos + len(w) == k + 1 and (f == "s" and pos < k or f == "f" and pos == k and prev[:1] in ("n", "s", "m"))
+        if not place:
             return k  # `呈上密书`: after a verb, `上` is its complement
         k += 1
 

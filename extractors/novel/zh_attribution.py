@@ -44,8 +44,8 @@ import re
 from ..text import ZH_FULL_STOPS
 from extractors.characters import slug
 
-from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT, bare_subject, is_group, is_word,
-                      person_like, pos_tags, speaks_directly, strip_opener, tag_clause)
+from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
+                      bare_subject, is_group, is_word, person_like, pos_tags, speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
 
 _POST = re.compile(r"[\s，,]*([^。！？“”「」，,：:\s]{1,6}?)(?:笑|又|也|便|忙|因)?(?:道|说|說|曰|问|問|答|叹|嘆)[。！？．]")
@@ -54,8 +54,8 @@ _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|�
 _GOES_ON = re.compile(r"又|复|復|再|还|還|说着|說著|说毕|說畢|说罢|說罷|接着|接著")
 _FULL_STOP = ZH_FULL_STOPS
 _TERM = re.compile(r"[\u4e00-\u9fff]{1,10}")
-# a tag that is a one-clause sentence of its own opened by `因` / `遂` / `便` / `乃` / `又`: it goes on from the
-# subject that opened the sentence before (`士隐听了，不便再问．因笑道：`, `…泼了茜雪一裙子的茶．又跳起来问着茜雪道：`)
+# a sentence opened by `因` / `遂` / `便` / `乃` / `又` that names nobody before its tag goes on from the subject
+# that opened the sentence before (`士隐听了，不便再问．因笑道：`, `…泼了茜雪一裙子的茶．又跳起来问着茜雪道：`)
 _LEAD_ON = re.compile(r"因|遂|便|乃|又")
 
 
@@ -77,7 +77,7 @@ def _clause_start(t: str, s: int, k: int) -> int:
 # where the subject was found (the worst step back taken) -> confidence, by kind of subject:
 # verb: the tag's own clause; clause: an earlier clause of the sentence, past clauses that open with
 # their predicate; skip: past a clause that opens with no subject (`并不推辞`); sentence: one full stop
-# back; noun: past a clause that opens with a noun that is no person (`满面堆笑`, `那原告道`)
+# back; noun: past a clause that opens with a noun that is no person (`此石听了`, `身体面庞虽怯弱`)
 _WHERE = ("verb", "clause", "skip", "sentence", "noun")
 _CONF = {"cast": dict(verb=0.95, clause=0.93, skip=0.92, sentence=0.85, noun=0.8),
          "other": dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.8, noun=0.75),
@@ -190,7 +190,7 @@ class ZhMixin:
                 return "other", Attribution(slug(core), None, "explicit-verb", None, core)  # `妻曰`, `吏答曰`
             return None if verb_clause and speaks_directly(t[p:end], core) else "skip"
         if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):
-            return "noun"  # `满面堆笑让`: a noun that is no person; the speaker may be further back
+            return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back
         return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)
 
     def _zh_tag(self, s: int, e: int) -> Attribution | None:

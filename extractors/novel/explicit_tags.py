@@ -431,6 +431,9 @@ class TagMixin:
             pp = p - 1
             pps, ppe = self.paras[pp]
             last = max(pps, self._para_end_before(pp, len(self.quotes)))
+            bare = self._bare_prev(last, ppe) if last < ppe else None
+            if bare is not None:  # a clue turn-taking must agree with (`conv+prev-name-verb/bare`)
+                return Attribution(hint=(bare.speaker, bare.rule))
             if last < ppe and re.search(r"[,:\-—]\s*$", t[last:ppe]):
                 a = self._pre_tag(last, ppe)
             elif last < ppe and re.search(r"\b" + _V + r"(?:\s+[\w' ]{0,30})?\.\s*$", t[last:ppe]):
@@ -446,6 +449,30 @@ class TagMixin:
             if a is not None and a.rule == "subj":  # someone else is named in that sentence: left to turn-taking
                 a = None
         return a
+
+    _BARE_REST = re.compile(r"\s+(?:(?:\w+ly|then|now|again|at\s+once|at\s+last|at\s+length|was|had)\s+)*(?:" + VERBS_EN
+                            + r"|went\s+on|began|continued|proceeded|resumed|was\s+continuing)(?:\s+(?:\w+ly|again|then|now|at\s+once|"
+                            r"at\s+last|at\s+length|aloud|on|in|out))*\s*[.:]")
+
+    def _bare_prev(self, s: int, e: int) -> Attribution | None:
+        """A narration paragraph ending with a bare sentence `Poirot went on.` / `Mr. Mace began at once.` /
+        `Lawrence stammered pitiably.` (name, speech verb, adverbs, nothing else) before a quote paragraph:
+        that person likely speaks (`prev-name-verb/bare`, kept as a hint for turn-taking)."""
+        t = self.text
+        seg = t[s:e].rstrip()
+        e = s + len(seg)
+        if not seg or seg[-1] not in ".:":
+            return None
+        start = s
+        for m in _SENT_END.finditer(t, s, e - 1):
+            if m.end() < e - 1:
+                start = m.end()
+        lead = self._SUBJ_LEAD.match(t, start, e).end()
+        pre = NAME_PREFIX.match(t, lead, e)
+        nm, cid = self._named(pre.end() if pre else lead, e)
+        if not cid or t[nm.end():nm.end() + 2] in ("'s", "’s") or not self._BARE_REST.fullmatch(t, nm.end(), e):
+            return None
+        return Attribution(cid, 0.9, "explicit-verb", "prev-name-verb/bare", nm.group(0))
 
     @staticmethod
     def _hint(a: Attribution | None) -> Attribution | None:

@@ -36,6 +36,13 @@ class TagMixin:
             nm = self.index.regex.match(t, am.end(), e) if am and self.index.regex else None
             if nm and nm.group(0) == nm.group(1) and self.index.lookup(nm.group(1)):
                 return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "verb-adj-name", nm.group(0))
+            dm = re.match(r"(?:this|that)\s+", t[pos:e])  # `said this emissary`: a description named before
+            nm = self.index.regex.match(t, pos + dm.end(), e) if dm and self.index.regex else None
+            if nm and nm.group(0) == nm.group(1) and nm.group(1)[:1].islower() and self.index.lookup(nm.group(1)):
+                cid = self.index.lookup(nm.group(1))
+                kind = self._descr_rule(cid, "the " + nm.group(1)).split("/")[1]
+                if kind in ("alias", "role"):
+                    return Attribution(cid, 0.95, "explicit-verb", "verb-this-descr/" + kind, "this " + nm.group(0))
             am = ADJ_BARE.match(t, pos, e)  # `said wise Lucy`, `stammered unhappy Matthew`
             nm = self.index.regex.match(t, am.end(), e) if am and self.index.regex else None
             if nm and nm.group(0) == nm.group(1) and nm.group(1)[:1].isupper() and self.index.lookup(nm.group(1)):

@@ -14,12 +14,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at hold 0.88: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.406, 0.936, 0.997), "AlicesAdventuresInWonderland": (0.845, 0.980, 0.995),
-    "AnneOfGreenGables": (0.757, 0.989, 0.995), "DaisyMiller": (0.746, 0.981, 0.996),
-    "HardTimes": (0.705, 0.979, 0.986), "HowardsEnd": (0.477, 0.960, 0.995),
-    "OliverTwist": (0.738, 0.977, 0.990), "PrideAndPrejudice": (0.516, 0.978, 0.994),
-    "TheAgeOfInnocence": (0.418, 0.950, 0.992), "TheInvisibleMan": (0.714, 0.964, 0.995),
-    "TheMysteriousAffairAtStyles": (0.452, 0.962, 1.000), "ThePictureOfDorianGray": (0.701, 0.977, 1.000),
+    "ARoomWithAView": (0.409, 0.940, 0.997), "AlicesAdventuresInWonderland": (0.849, 0.982, 0.996),
+    "AnneOfGreenGables": (0.766, 0.989, 0.995), "DaisyMiller": (0.746, 0.981, 0.996),
+    "HardTimes": (0.703, 0.982, 0.992), "HowardsEnd": (0.471, 0.962, 0.996),
+    "OliverTwist": (0.741, 0.978, 0.991), "PrideAndPrejudice": (0.515, 0.978, 0.994),
+    "TheAgeOfInnocence": (0.418, 0.951, 0.992), "TheInvisibleMan": (0.715, 0.964, 0.995),
+    "TheMysteriousAffairAtStyles": (0.458, 0.961, 1.000), "ThePictureOfDorianGray": (0.702, 0.977, 1.000),
 }
 
 
@@ -48,7 +48,7 @@ def test_explicit_precision(scores):
 
 def test_explicit_quotes_right_on_every_book(scores):
     """A quotation whose text names its speaker (PDNC `Explicit`) is attributed, kept and right >= 0.95 of the time
-    on every book (measured 0.952-0.988)."""
+    on every book (measured 0.952-0.992)."""
     book, res, _ = scores
     assert res["by_type"]["Explicit"]["accuracy"] >= 0.95, (book, res["by_type"]["Explicit"])
 

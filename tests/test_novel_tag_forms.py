@@ -137,3 +137,60 @@ def test_hard_wrapped_text_with_long_speeches_keeps_its_paragraphs():
     assert len(paras) == 3  # not one paragraph per line
     one_per_line = "\n".join(("Line %d " % i) * (i % 7 + 1) * 9 for i in range(40))
     assert not hard_wrapped(one_per_line) and len(split_paragraphs(one_per_line)) == 40
+
+
+HARRIS = Character(id="harris", name="Miss Lucillia Harris", series="t", gender="female")
+MATTHEW = Character(id="matthew", name="Matthew Cuthbert", series="t", aliases=["Matthew"], gender="male")
+RABBIT = Character(id="rabbit", name="The White Rabbit", series="t", gender="male")
+KING = Character(id="king", name="The King", series="t", gender="male")
+HELEN = Character(id="helen", name="Helen", series="t", gender="female")
+MARGARET = Character(id="margaret", name="Margaret", series="t", gender="female")
+POIROT = Character(id="poirot", name="Hercule Poirot", series="t", aliases=["Poirot"], gender="male")
+HASTINGS = Character(id="hastings", name="Captain Hastings", series="t", aliases=["Hastings"], gender="male")
+
+
+def test_title_with_surname_and_a_bare_adjective(tmp_path):
+    text = ('"White or brown?" queried Miss Harris patiently.\n\n'
+            '"Oh, certainly--just as you say," stammered unhappy Matthew.\n\n'
+            '"It is late," said to Matthew the clock.\n')
+    got = tagged(tmp_path, text, [HARRIS, MATTHEW])
+    assert got[0] == ("harris", "xverb-name")  # `Miss Harris` is `Miss Lucillia Harris`
+    assert got[1] == ("matthew", "verb-adj-name/bare")
+    assert got[2][1] != "verb-adj-name/bare"  # `said to Matthew`: spoken to
+    coachman = Character(id="coachman", name="The Coachman", series="t", aliases=["The Emissary"], gender="male")
+    got = tagged(tmp_path, '"I am extremely sorry, sir," said this emissary.\n', [coachman, MATTHEW])
+    assert got == [("coachman", "verb-this-descr/role")]
+
+
+def test_appositive_and_relative_subject_before_a_quote(tmp_path):
+    text = ('"All right," called Helen, while Margaret, thoughtful again, said: "I wish we had a boy."\n\n'
+            'The King looked anxiously at the White Rabbit, who said in a low voice, "Cross-examine this witness."\n\n'
+            'The Rabbit noticed Alice, as she went about, and called out to her, "Run home!"\n')
+    got = tagged(tmp_path, text, [HELEN, MARGARET, RABBIT, KING])
+    assert ("margaret", "pre-name-appos-verb") in got
+    assert ("rabbit", "pre-name-who-verb") in got
+    assert all(r != "pre-name-appos-verb" for s, r in got if s != "margaret")  # `Alice, as she …, and called`: no apposition
+
+
+def test_continuation_after_a_mid_quote_tag(tmp_path):
+    text = ('"We are not coming," said Margaret firmly, and she looked at Helen, who said nothing and went on reading her '
+            'letter by the window for a long while before she put it down. "It has all been a mistake."\n\n'
+            '"Of course," repeated Helen, a little sharply. She was annoyed with Margaret. "All presentable people say I."\n')
+    got = tagged(tmp_path, text, [MARGARET, HELEN])
+    assert got[1] == ("margaret", "same-paragraph:name:after-tag")  # Helen is named in the tag, Margaret goes on
+    assert got[3] == ("helen", "same-paragraph:name:after-tag+")
+
+
+def test_adjacent_quotes_each_with_its_own_tag_are_two_utterances(tmp_path):
+    text = ('"I cannot bear it," said Helen.  "Try a hand at cards."  "I have not played," said Margaret, "since then."\n')
+    got = tagged(tmp_path, text, [MARGARET, HELEN])
+    assert [s for s, _ in got] == ["helen", "margaret"]
+
+
+def test_bare_speech_sentence_before_a_quote_paragraph_is_a_hint():
+    from extractors.novel.extract import analyse
+    text = ('"Is that so?" said Hastings.\n\n"It is," said Poirot.\n\n"Then what?" said Hastings.\n\n'
+            'Poirot went on.\n\n"Do you understand now, monsieur?"\n\nPoirot went on, and Hastings laughed.\n\n"No."\n')
+    attrs = analyse(text, [POIROT, HASTINGS], "en", 0.0)[4]
+    assert attrs[3].hint == ("poirot", "prev-name-verb/bare") or attrs[3].rule == "conv+prev-name-verb/bare"
+    assert not attrs[4].hint or attrs[4].hint[1] != "prev-name-verb/bare"  # another name in that sentence: no bare tag

@@ -15,7 +15,7 @@ from itertools import accumulate
 
 from .speaker_guess import Attribution
 from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
-                          _PRON_BEFORE_VERB, _SENT_END, _V, _VERB_ONLY, ADJ_THE, HEARD, HEARD_VERB, NAME_PREFIX,
+                          _PRON_BEFORE_VERB, _SENT_END, _V, _VERB_ONLY, ADJ_BARE, ADJ_THE, HEARD, HEARD_VERB, NAME_PREFIX,
                           NOUN_GENDER, NP_SUBJECT, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
 
 
@@ -36,6 +36,17 @@ class TagMixin:
             nm = self.index.regex.match(t, am.end(), e) if am and self.index.regex else None
             if nm and nm.group(0) == nm.group(1) and self.index.lookup(nm.group(1)):
                 return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "verb-adj-name", nm.group(0))
+            dm = re.match(r"(?:this|that)\s+", t[pos:e])  # `said this emissary`: a description named before
+            nm = self.index.regex.match(t, pos + dm.end(), e) if dm and self.index.regex else None
+            if nm and nm.group(0) == nm.group(1) and nm.group(1)[:1].islower() and self.index.lookup(nm.group(1)):
+                cid = self.index.lookup(nm.group(1))
+                kind = self._descr_rule(cid, "the " + nm.group(1)).split("/")[1]
+                if kind in ("alias", "role"):
+                    return Attribution(cid, 0.95, "explicit-verb", "verb-this-descr/" + kind, "this " + nm.group(0))
+            am = ADJ_BARE.match(t, pos, e)  # `said wise Lucy`, `stammered unhappy Matthew`
+            nm = self.index.regex.match(t, am.end(), e) if am and self.index.regex else None
+            if nm and nm.group(0) == nm.group(1) and nm.group(1)[:1].isupper() and self.index.lookup(nm.group(1)):
+                return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "verb-adj-name/bare", nm.group(0))
             pm = _PRON_AFTER_VERB.match(t, pos, e)
             if pm:
                 return Attribution(want_gender=PRON_GENDER.get(pm.group(1).lower()), pron_tag=True, surface=pm.group(1),
@@ -282,6 +293,26 @@ class TagMixin:
             cands.append((pos, None, PRON_GENDER[pm.group(1).lower()], pm.group(1)))
         return cands
 
+    _APPOS = re.compile(r",\s*(?!and\b|but\b|or\b)[^,;:\"“”()]{2,80},\s*(?:(?:\w+ly|then|now|again|at\s+last|at\s+once)\s+)*$")
+    _WHO = re.compile(r",\s*who\s+(?:(?:\w+ly|then|now|again|had|at\s+last|at\s+once)\s+)*$")
+
+    def _appositive_subject(self, a: int, v: int) -> tuple[str, str, str] | None:
+        """(id, surface, rule) of the name the speech verb at v is predicated of across a comma clause:
+        `Margaret, thoughtful again, said` (`pre-name-appos-verb`) or `… at the White Rabbit, who said`
+        (`pre-name-who-verb`). Not `Alice, as she went about, and called out` (a new clause: `and`)."""
+        t = self.text
+        for nm in reversed(self.mentions(a, v)):
+            if t[nm.end:nm.end + 2] in ("'s", "’s"):
+                continue
+            gap = t[nm.end:v]
+            if self._WHO.match(gap):
+                return nm.cid, nm.surface, "pre-name-who-verb"
+            if self._APPOS.match(gap) and not self._PREP.search(t[max(a, nm.start - 16):nm.start]) \
+                    and not self.mentions(nm.end, v) and not re.search(r"\b(?:he|she|they|I)\b", gap):
+                return nm.cid, nm.surface, "pre-name-appos-verb"
+            return None
+        return None
+
     def _pre_tag(self, s: int, e: int, full_stop: bool = False) -> Attribution | None:
         """A tag in the narration just before an opening quote mark: `Mr. Bennet replied, "…`,
         `Lady Catherine approached, and, after listening for a few minutes, said to Darcy,`."""
@@ -315,6 +346,9 @@ class TagMixin:
                 if m.group(0)[0] in ".!?":
                     sent = m.end()
         cands = self._tag_subjects(cut, v_start)
+        appos = self._appositive_subject(cut, v_start)
+        if appos:  # `while Margaret, thoughtful again, said:` / `the White Rabbit, who said in a low voice,`
+            return Attribution(appos[0], 0.9, "explicit-verb", appos[2], appos[1])
         for nm in self.mentions(cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
             if re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*", t[nm.end:v_start]) \
                     and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]):
@@ -404,6 +438,9 @@ class TagMixin:
             pp = p - 1
             pps, ppe = self.paras[pp]
             last = max(pps, self._para_end_before(pp, len(self.quotes)))
+            bare = self._bare_prev(last, ppe) if last < ppe else None
+            if bare is not None:  # a clue turn-taking must agree with (`conv+prev-name-verb/bare`)
+                return Attribution(hint=(bare.speaker, bare.rule))
             if last < ppe and re.search(r"[,:\-—]\s*$", t[last:ppe]):
                 a = self._pre_tag(last, ppe)
             elif last < ppe and re.search(r"\b" + _V + r"(?:\s+[\w' ]{0,30})?\.\s*$", t[last:ppe]):
@@ -419,6 +456,30 @@ class TagMixin:
             if a is not None and a.rule == "subj":  # someone else is named in that sentence: left to turn-taking
                 a = None
         return a
+
+    _BARE_REST = re.compile(r"\s+(?:(?:\w+ly|then|now|again|at\s+once|at\s+last|at\s+length|was|had)\s+)*(?:" + VERBS_EN
+                            + r"|went\s+on|began|continued|proceeded|resumed|was\s+continuing)(?:\s+(?:\w+ly|again|then|now|at\s+once|"
+                            r"at\s+last|at\s+length|aloud|on|in|out))*\s*[.:]")
+
+    def _bare_prev(self, s: int, e: int) -> Attribution | None:
+        """A narration paragraph ending with a bare sentence `Poirot went on.` / `Mr. Mace began at once.` /
+        `Lawrence stammered pitiably.` (name, speech verb, adverbs, nothing else) before a quote paragraph:
+        that person likely speaks (`prev-name-verb/bare`, kept as a hint for turn-taking)."""
+        t = self.text
+        seg = t[s:e].rstrip()
+        e = s + len(seg)
+        if not seg or seg[-1] not in ".:":
+            return None
+        start = s
+        for m in _SENT_END.finditer(t, s, e - 1):
+            if m.end() < e - 1:
+                start = m.end()
+        lead = self._SUBJ_LEAD.match(t, start, e).end()
+        pre = NAME_PREFIX.match(t, lead, e)
+        nm, cid = self._named(pre.end() if pre else lead, e)
+        if not cid or t[nm.end():nm.end() + 2] in ("'s", "’s") or not self._BARE_REST.fullmatch(t, nm.end(), e):
+            return None
+        return Attribution(cid, 0.9, "explicit-verb", "prev-name-verb/bare", nm.group(0))
 
     @staticmethod
     def _hint(a: Attribution | None) -> Attribution | None:

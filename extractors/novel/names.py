@@ -58,13 +58,15 @@ def _name_tokens(name: str) -> tuple[str | None, list[str]]:
 
 
 def derived_forms(chars: list[Character]) -> dict[str, str]:
-    """Short forms a text uses for a listed name: the surname alone (`Poirot` for `Hercule Poirot`,
+    """Short forms a text uses for a listed name: the title with the surname (`Miss Harris` for `Miss
+    Lucillia Harris`), the surname alone (`Poirot` for `Hercule Poirot`,
     `Darcy` for `Mr. Darcy`) and the first name alone (`Hercule`), each only where it names one
     character: a surname several characters share goes to its one `Mr.` holder, else to nobody."""
     surnames: dict[str, set[str]] = {}
     mr: dict[str, set[str]] = {}
     firsts: dict[str, set[str]] = {}
     titled_firsts: dict[str, set[str]] = {}
+    titled_lasts: dict[str, set[str]] = {}
     for c in chars:
         for n in [c.name, *c.aliases]:
             if _ARTICLE_RE.match(n.strip()):  # `The First Housemaid` is a description: `First` names nobody
@@ -79,8 +81,10 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
                 firsts.setdefault(toks[0].casefold(), set()).add(c.id)
                 if title and _FIRST_NAME_TITLE.match(title):
                     titled_firsts.setdefault(f"{title} {toks[0]}".casefold(), set()).add(c.id)
+                if title:  # `Miss Harris` for `Miss Lucillia Harris`
+                    titled_lasts.setdefault(f"{title} {toks[-1]}".casefold(), set()).add(c.id)
     out = {}
-    for form, ids in titled_firsts.items():  # `Sir William`, `Lady Catherine`, `Miss Eliza`
+    for form, ids in [*titled_firsts.items(), *titled_lasts.items()]:  # `Sir William`, `Lady Catherine`, `Miss Eliza`
         if len(ids) == 1:
             out[form] = next(iter(ids))
     for form, ids in firsts.items():

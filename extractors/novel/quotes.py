@@ -215,8 +215,9 @@ _SENT_BREAK = re.compile("[" + SENTENCE_END_MARKS + r"]\s+[A-Z\u4e00-\u9fff]")
 
 def _own_tag(between: str, after: str) -> bool:
     """`"Hello," said Rosalind. "Good day," said Orlando.`: a tag that ends its sentence, then a part
-    with a tag of its own — two utterances, not one."""
-    if not re.search(r"[.!?]\s*$", between.strip()):
+    with a tag of its own — two utterances, not one. So is `"…," said X. "…"  "…," said Y` with nothing
+    between the last two parts (a text that lost its paragraph breaks)."""
+    if between.strip() and not re.search(r"[.!?]\s*$", between.strip()):
         return False
     verb = r"(?:" + VERBS_EN + r")\b"
     return re.match(r"[\s,]*(?:" + verb + r"\s+(?:the\s+)?[A-Z]|(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + r")",

@@ -48,6 +48,9 @@ _VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:[\w-]+ly\s+|then\
 # `young Thorley hazarded`, `said the unsympathetic Marilla`: words before a name that do not change who it is
 NAME_PREFIX = re.compile(r"(?:young|old|little|poor|dear|good|big)\s+")
 ADJ_THE = re.compile(r"the\s+(?:(?!(?:to|at|with|for|of|and|in|on|by|from|upon|into|towards?)\s)[a-z][a-z\-]*\s+){1,2}(?=[A-Z])")
+# `said wise Lucy`, `stammered unhappy Matthew`: one lower-case adjective, no article, before a name
+ADJ_BARE = re.compile(r"(?!(?:to|at|with|for|of|and|in|on|by|from|upon|into|towards?|as|but|that|when|while|if|or|so|"
+                      r"then|than|his|her|their|its|my|our|your|he|she|it|they|we|you|i)\s)[a-z][a-z\-]+\s+(?=[A-Z])")
 # `"…," was Marilla's comment.` / `"…," was the firm reply of Mr. Limbkins.`
 REPLY_NOUN = (r"(?:comment|reply|answer|remark|retort|response|rejoinder|greeting|exclamation|question|words|verdict|"
               r"cry|protest|observation|ejaculation|explanation|objection|rejoinder|salutation|advice|opinion|view|contribution)")

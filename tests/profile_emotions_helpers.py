@@ -34,9 +34,14 @@ def fake_label(text: str) -> str:
     return LABELS[int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % len(LABELS)]
 
 
+def batch_lines(messages: list[dict]) -> list[str]:
+    """The numbered lines an emotion-labelling request asks about."""
+    return _NUMBERED.findall(messages[-1]["content"])
+
+
 def fake_answer(messages: list[dict]) -> str:
     user = messages[-1]["content"]
-    numbered = _NUMBERED.findall(user)
+    numbered = batch_lines(messages)
     if numbered:
         return json.dumps([fake_label(t) for t in numbered])
     m = re.search(r"Draft a profile of (.+?) from ", user)

@@ -17,8 +17,8 @@ import pytest
 
 from cli_asserts import one_line_error
 from fake_llm_server import FakeLLMServer
-from profile_emotions_helpers import (LABELS, cli, cli_cmd, copy_project, fake_answer, fake_label, garbage_first,
-                                      sample_project, server)  # noqa: F401  (server: the fixture)
+from profile_emotions_helpers import (LABELS, batch_lines, cli, cli_cmd, copy_project, fake_answer, fake_label,
+                                      garbage_first, sample_project, server)  # noqa: F401  (server: the fixture)
 
 from extractors.records import read_lines
 from pipeline.emotions import KEYS, parse_labels
@@ -85,7 +85,11 @@ def test_fake_bad_answers_are_asked_again_once_then_other(project, tmp_path):
         assert [r["emotion"] for r in records(proj, "liubei")] == [fake_label(r["text"]) for r in records(proj, "liubei")]
     finally:
         bad.close()
-    worse = FakeLLMServer(answer=lambda m: json.dumps(["Happiness", "Grumpy"] + ["Neutral"] * 18))
+    def worse_answer(messages):  # as many labels as the batch has lines, the second one not a label
+        n = len(batch_lines(messages))
+        return json.dumps(["Happiness", "Grumpy"] + ["Neutral"] * (n - 2))
+
+    worse = FakeLLMServer(answer=worse_answer)
     try:
         assert cli(proj, "annotate", "emotions", "liubei", env_extra=worse.env()).returncode == 0
         recs = records(proj, "liubei")

@@ -17,9 +17,9 @@ MEASURED = {
     "ARoomWithAView": (0.409, 0.940, 0.997), "AlicesAdventuresInWonderland": (0.849, 0.982, 0.996),
     "AnneOfGreenGables": (0.766, 0.989, 0.995), "DaisyMiller": (0.746, 0.981, 0.996),
     "HardTimes": (0.703, 0.982, 0.992), "HowardsEnd": (0.471, 0.962, 0.996),
-    "OliverTwist": (0.741, 0.978, 0.991), "PrideAndPrejudice": (0.515, 0.978, 0.994),
+    "OliverTwist": (0.763, 0.978, 0.991), "PrideAndPrejudice": (0.515, 0.978, 0.994),
     "TheAgeOfInnocence": (0.418, 0.951, 0.992), "TheInvisibleMan": (0.715, 0.964, 0.995),
-    "TheMysteriousAffairAtStyles": (0.458, 0.961, 1.000), "ThePictureOfDorianGray": (0.702, 0.977, 1.000),
+    "TheMysteriousAffairAtStyles": (0.458, 0.961, 1.000), "ThePictureOfDorianGray": (0.708, 0.976, 1.000),
 }
 
 
@@ -68,6 +68,18 @@ def test_narrator_lines_go_to_the_narrator(pdnc):
     assert len(mine) >= 100
     assert all(ln.speaker == "mr_hastings" and ln.name == "I" for _, ln in mine)
     assert sum(g.speaker == "mr_hastings" for g, _ in mine) / len(mine) >= 0.95
+
+
+def test_a_widespread_role_goes_to_the_titled_person_of_the_scene(pdnc):
+    """Oliver Twist's `said the doctor` is several people across the book; in a scene where one person listed
+    with the title (`Doctor ...`) is named just before, it is that person, and right."""
+    d = pdnc / "OliverTwist"
+    gold = pdnc_mod.load_quotes(d)
+    lines = extract_novel(d / "novel_text.txt", "oliver", pdnc_mod.load_characters(d), language="en")
+    mine = [(g, ln) for g, ln in zip(gold, evaluate.match(gold, lines))
+            if ln is not None and (ln.extra or {}).get("rule", "").endswith(("/role-title", "/role-scene"))]
+    assert len(mine) >= 55  # measured 59, all right
+    assert sum(g.speaker == ln.speaker for g, ln in mine) / len(mine) >= 0.97
 
 
 def test_gold_alias_speakers_resolve(pdnc):

@@ -194,3 +194,32 @@ def test_bare_speech_sentence_before_a_quote_paragraph_is_a_hint():
     attrs = analyse(text, [POIROT, HASTINGS], "en", 0.0)[4]
     assert attrs[3].hint == ("poirot", "prev-name-verb/bare") or attrs[3].rule == "conv+prev-name-verb/bare"
     assert not attrs[4].hint or attrs[4].hint[1] != "prev-name-verb/bare"  # another name in that sentence: no bare tag
+
+
+MARSH = Character(id="marsh", name="Doctor Marsh", series="t", aliases=["Mr. Marsh"], gender="male")
+KEMBLE = Character(id="kemble", name="Dr. Kemble", series="t", gender="male")
+WREN = Character(id="wren", name="Tobias Wren", series="t", aliases=["Wren"], gender="male")
+
+
+def test_a_widespread_role_is_the_titled_person_named_in_the_scene(tmp_path):
+    filler = "Nothing happened for a long while, and the day went by.\n\n"
+    text = ('"Where is the doctor?" cried Wren.\n\n' + filler * 30 + 'Mr. Marsh came in and looked at the boy.\n\n'
+            '"He will live," said the doctor.\n\n' + filler * 70 + '"Give him broth," said the doctor.\n\n' + filler * 70
+            + '"No wine," said the doctor.\n\n"Not a drop," the doctor continued.\n\n' + filler * 400 + 'Later the doctor came back.\n')
+    got = tagged(tmp_path, text, [WREN, MARSH, DOCTOR])
+    assert got[1:3] == [("marsh", "verb-descr/role-title")] * 2  # `Doctor Marsh` named before: the doctor of this scene
+    assert got[3] == ("marsh", "verb-descr/role-scene")  # named out of the window, but the doctor of the tag before
+    assert got[4] == ("marsh", "descr-verb/role-scene")
+
+
+def test_a_role_with_two_titled_people_in_the_scene_or_none_stays_unresolved(tmp_path):
+    filler = "Nothing happened for a long while, and the day went by.\n\n"
+    text = ('Doctor Marsh and Dr. Kemble came in together.\n\n"He will live," said the doctor.\n\n' + filler * 400
+            + '"Give him broth," said the doctor.\n')
+    got = tagged(tmp_path, text, [MARSH, KEMBLE, DOCTOR])
+    assert got[0] == ("the_doctor", "verb-descr/role-spread")  # two doctors named: no one is chosen
+    assert got[1] == ("the_doctor", "verb-descr/role-spread")  # nobody titled a doctor in this scene
+    got = tagged(tmp_path, 'Doctor Marsh nodded.\n\n"Quite so," said the doctor.\n', [MARSH, KEMBLE])
+    assert got == [("marsh", "verb-descr/role-title")]  # nobody listed as `the doctor`: the one doctor named
+    got = tagged(tmp_path, 'Wren nodded.\n\n"Quite so," said the doctor.\n', [MARSH, WREN])
+    assert got[0][1] is None or not got[0][1].startswith("verb-descr/role")

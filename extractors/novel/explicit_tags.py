@@ -13,13 +13,14 @@ import re
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
+from .role_descr import RoleMixin
 from .speaker_guess import Attribution
 from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
                           _PRON_BEFORE_VERB, _SENT_END, _V, _VERB_ONLY, ADJ_BARE, ADJ_THE, HEARD, HEARD_VERB, NAME_PREFIX,
                           NOUN_GENDER, NP_SUBJECT, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
 
 
-class TagMixin:
+class TagMixin(RoleMixin):
     def _post_tag(self, s: int, e: int) -> Attribution | None:
         """A tag right after a closing quote mark (or between two parts of one utterance)."""
         t = self.text
@@ -31,7 +32,12 @@ class TagMixin:
                 cid = self.index.lookup(nm.group(1))
                 if cid:  # `said the painter` (lower case): a description, weaker than a name
                     rule = "verb-name" if nm.group(1)[:1].isupper() else self._descr_rule(cid, nm.group(0))
+                    if rule == "verb-descr/role-spread":  # `said the doctor`: the doctor of this scene
+                        cid, rule = self._scene_role(self._core(nm.group(0)), pos, stub=cid) or (cid, rule)
                     return Attribution(cid, 0.95, "explicit-verb", rule, nm.group(0))
+            got = self._post_role_tag(pos, e)  # `said the doctor`, no one listed as `the doctor`
+            if got:
+                return Attribution(got[0], 0.95, "explicit-verb", got[1], got[2])
             am = ADJ_THE.match(t, pos, e)  # `said the unsympathetic Marilla`
             nm = self.index.regex.match(t, am.end(), e) if am and self.index.regex else None
             if nm and nm.group(0) == nm.group(1) and self.index.lookup(nm.group(1)):
@@ -71,6 +77,11 @@ class TagMixin:
             kind = self._descr_rule(cid, nm.group(0)).split("/")[1]
             if kind in ("alias", "role"):  # (a generic `the man` or a widespread role: left to the turn model)
                 return Attribution(cid, 0.95, "explicit-verb", "descr-verb/" + kind, nm.group(0))
+            got = self._scene_role(self._core(nm.group(0)), nm.start(), stub=cid) if kind == "role-spread" else None
+            if got:  # `"…," the doctor continued`: the doctor of this scene
+                return Attribution(got[0], 0.95, "explicit-verb", "descr-verb/" + got[1].split("/")[1], nm.group(0))
+        if nm is None and (got := self._lead_role_tag(lead, e)):  # `"…," the doctor continued`, nobody listed so
+            return Attribution(got[0], 0.95, "explicit-verb", "descr-verb/" + got[1].split("/")[1], got[2])
         a = self._other_verb_tag(s, e) or self._reply_noun_tag(s, e) or self._voice_post_tag(s, e)
         if a:
             return a
@@ -105,6 +116,9 @@ class TagMixin:
             kind = self._descr_rule(cid, nm.group(0)).split("/")[1]
             if kind in ("alias", "role"):
                 return Attribution(cid, 0.95, "explicit-verb", "xverb-descr/" + kind, nm.group(0))
+            got = self._scene_role(self._core(nm.group(0)), nm.start(), stub=cid) if kind == "role-spread" else None
+            if got:
+                return Attribution(got[0], 0.95, "explicit-verb", "xverb-descr/" + got[1].split("/")[1], nm.group(0))
         end = t[max(0, s - 3):s]
         if "," not in end and "?" not in end and "!" not in end:
             return None
@@ -231,7 +245,7 @@ class TagMixin:
         (`the man`), `/alias` when it is another name of a character who has a proper name (`the beadle`:
         Mr. Bumble), `/role` for a character known only by a role (or a long description), `/role-spread` when a
         short role is mentioned across much of the book (`the doctor` of a long book is rarely one person)."""
-        core = re.sub(r"^(?:the|an?)\s+", "", " ".join(surface.split()).lower())
+        core = self._core(surface)
         words = core.split()
         if core in NOUN_GENDER or (len(words) == 2 and words[0] in ("young", "old", "little") and words[1] in NOUN_GENDER):
             return "verb-descr/generic"
@@ -241,6 +255,11 @@ class TagMixin:
         if len(words) >= 3 or self._share_spanned(core) <= self._ROLE_SPAN:
             return "verb-descr/role"
         return "verb-descr/role-spread"
+
+    @staticmethod
+    def _core(surface: str) -> str:
+        """`the  Doctor` -> `doctor`: a description without its article, lower case, single-spaced."""
+        return re.sub(r"^(?:the|an?)\s+", "", " ".join(surface.split()).lower())
 
     def _share_spanned(self, core: str) -> float:
         """The share of the book between the first and the last `the <core>`."""

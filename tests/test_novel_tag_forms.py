@@ -223,3 +223,21 @@ def test_a_role_with_two_titled_people_in_the_scene_or_none_stays_unresolved(tmp
     assert got == [("marsh", "verb-descr/role-title")]  # nobody listed as `the doctor`: the one doctor named
     got = tagged(tmp_path, 'Wren nodded.\n\n"Quite so," said the doctor.\n', [MARSH, WREN])
     assert got[0][1] is None or not got[0][1].startswith("verb-descr/role")
+
+
+def test_a_description_naming_no_cast_member_is_not_given_to_the_cast(tmp_path):
+    """`said the sailor` where no cast member is the sailor (a discovered cast lists names only): the turn
+    model leans to someone outside the cast there, so the default hold emits none of those quotes (before,
+    the speaker of the exchange before took them by alternation)."""
+    marvel = Character(id="marvel", name="Thomas Marvel", series="t", aliases=["Marvel"], gender="male")
+    ghost = Character(id="ghost", name="Walter Ghost", series="t", aliases=["Ghost"], gender="male")
+    text = ('"Go on," said Ghost.\n\n"I will," said Marvel.\n\n"Now," said Ghost.\n\n'
+            'Marvel walked down the road and sat on a bench beside a sailor.\n\n'
+            '"A fine day," said the sailor.\n\n"It is," said Marvel.\n\n"Good for walking."\n\n"Very."\n\n'
+            '"And for sitting," said the sailor.\n\n"Quite so."\n\n"You look tired," said the sailor.\n\n"I am."\n')
+    p = tmp_path / "n.txt"
+    p.write_text(text, encoding="utf-8")
+    got = [(ln.text, ln.speaker) for ln in extract_novel(p, "t", [marvel, ghost], language="en") if ln.kind == "dialogue"]
+    assert got[:3] == [("Go on,", "ghost"), ("I will,", "marvel"), ("Now,", "ghost")]
+    assert ("It is,", "marvel") in got
+    assert all(spk is None for txt, spk in got if txt in ("A fine day,", "And for sitting,", "You look tired,"))

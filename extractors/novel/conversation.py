@@ -44,6 +44,7 @@ class Turn:
     addr_gender: str | None = None      # `Sir` / `Madam` inside the quote: the gender of the person addressed
     allowed: set | None = None          # `said her sister`: the speaker is one of these (kinship)
     mentioned: set = field(default_factory=set)  # people the quote names in the third person (rarely its speaker)
+    outsider: bool = False              # `said the mariner`, a description that is no cast member: someone else
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Weights:
     narr_subj: float = 5.4
     narr_before: float = 0.8
     other: float = -6.0
+    outsider_other: float = -3.0         # OTHER at a turn tagged `said the mariner` (a description naming no cast member)
     peripheral: float = -2.25            # a candidate never tagged nor acting in the run's narration
     addr_gender_mismatch: float = -1.0
     repeat: float = -9.0
@@ -203,7 +205,9 @@ def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], S: int,
 def _emission(turns: list[Turn], k: int, c: str, gender: dict, w: Weights) -> float:
     t = turns[k]
     if c == OTHER:
-        return w.other if not t.fixed else w.tag_mismatch
+        if t.fixed:
+            return w.tag_mismatch
+        return w.outsider_other if t.outsider else w.other
     if t.fixed:
         return 0.0 if c == t.fixed else w.tag_mismatch
     s = 0.0

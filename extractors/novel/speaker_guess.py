@@ -21,4 +21,5 @@ class Attribution:
     held: tuple | None = None          # (speaker, confidence, evidence) of a guess below the hold
     turn_features: dict | None = None  # what backs a turn-taking guess (turns.turn_features)
     kin: tuple | None = None           # `said her mother`: (gender of the possessor or None, "mother")
+    outsider: bool = False             # `said the mariner`: a description naming no cast member (turn-taking: someone else)
     hint: tuple | None = None          # (speaker, rule) of a weak clue (a narration subject): used where turn-taking agrees

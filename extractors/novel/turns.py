@@ -141,6 +141,8 @@ class ConversationMixin:
                 t.fixed = c
             elif kin:
                 t.allowed = kin
+        elif a.outsider and not a.speaker:
+            t.outsider = True
         elif a.pron_tag and t.gender is None:
             t.gender = a.want_gender
             if a.want_gender:

@@ -150,3 +150,13 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     att = [(g.speaker, to_gold.get(ln.speaker)) for g, ln in zip(gold, evaluate.match(gold, lines)) if ln is not None and ln.speaker]
     prec = sum(1 for g, p in att if g == p) / len(att)
     assert prec >= 0.93 and len(att) / len(gold) >= 0.62, (prec, len(att) / len(gold))
+
+
+def test_places_are_not_cast(pdnc):
+    """A name written mostly after `in`/`at`/`to`… is a place (`New York`, `Styles`), not a member; the
+    people of those books, `Mrs. Struthers` included (`at Mrs. Struthers's` is her house), stay."""
+    for book, place, people in (("TheAgeOfInnocence", "New York", {"Mrs. Struthers", "Janey"}),
+                                ("TheMysteriousAffairAtStyles", "Styles", {"Mr. Wells"})):
+        cast = discover_cast(read_novel(pdnc / book / "novel_text.txt"), "en")
+        names = {n for m in cast for n in [m.name, *m.aliases]}
+        assert place not in names and people <= names, (book, sorted(names))

@@ -38,7 +38,10 @@ _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir",
               "Spring", "Summer", "Winter", "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma"}
 
 _WORD = r"[A-Z](?:[a-z]+(?:-[A-Za-z][a-z]+)*|['’][A-Z][a-z]+)(?:[A-Z][a-z]+)?"
-_TITLE = r"(?:" + "|".join(sorted((t for t in _TITLES if t != "The"), key=len, reverse=True)) + r")\.?"
+_DOTTED = {"Mr", "Mrs", "Ms", "Dr", "M", "Mme", "Mlle", "Capt", "Col", "Prof", "Rev"}
+# a full stop only after an abbreviation: `Mr. Darcy`, never `cried the Inspector. He turned`
+_TITLE = (r"(?:(?:" + "|".join(sorted(_DOTTED, key=len, reverse=True)) + r")\.?|(?:"
+          + "|".join(sorted((t for t in _TITLES if t != "The" and t not in _DOTTED), key=len, reverse=True)) + r"))")
 _PARTICLE = r"(?:de|du|da|di|del|della|van|von|der|la|le|of)"
 _SEP = r"[ \t]*\n?[ \t]*"
 _NAME = (r"(?:(?:[Tt]he|" + "|".join(_MODIFIERS) + r")" + _SEP + r")?(?:" + _TITLE + _SEP + r"){0,2}"
@@ -83,7 +86,6 @@ class _Form:
         return self.surface.startswith("Young ") or " Young " in self.surface
 
 
-_DOTTED = {"Mr", "Mrs", "Ms", "Dr", "M", "Mme", "Mlle", "Capt", "Col", "Prof", "Rev"}
 
 
 def _split(surface: str) -> tuple[str | None, str | None, tuple[str, ...], str]:

@@ -241,3 +241,17 @@ def test_a_description_naming_no_cast_member_is_not_given_to_the_cast(tmp_path):
     assert got[:3] == [("Go on,", "ghost"), ("I will,", "marvel"), ("Now,", "ghost")]
     assert ("It is,", "marvel") in got
     assert all(spk is None for txt, spk in got if txt in ("A fine day,", "And for sitting,", "You look tired,"))
+
+
+def test_a_capitalised_description_naming_no_cast_member_is_not_given_to_the_cast(tmp_path):
+    """`said the Lory` (Alice's creatures are written with capitals) where the cast has no Lory: the quote gets
+    no speaker (before, turn-taking gave `Ugh!` in the sample's Alice to Alice at 0.94)."""
+    alice = Character(id="alice", name="Alice", series="t", gender="female")
+    mouse = Character(id="mouse", name="the Mouse", series="t", aliases=["Mouse"])
+    text = ('"Sit down," said the Mouse.\n\n"Thank you," said Alice.\n\n"This is dry," said the Mouse.\n\n'
+            '"Ugh!" said the Lory, with a shiver.\n\n"Did you speak?" said the Mouse.\n\n"Not I," said Alice.\n')
+    p = tmp_path / "n.txt"
+    p.write_text(text, encoding="utf-8")
+    got = {ln.text: ln.speaker for ln in extract_novel(p, "t", [alice, mouse], language="en") if ln.kind == "dialogue"}
+    assert got["Ugh!"] is None
+    assert got["Thank you,"] == "alice" and got["Did you speak?"] == "mouse"

@@ -21,8 +21,8 @@ from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_V
                           NOUN_GENDER, NP_SUBJECT, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
 
 
-# `said the mariner`, `said the old sailor`: a definite description ending the tag (the head noun last)
-_OUTSIDER = re.compile(r"the\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)(?=\s*(?:[,.;:!?\-\u2014\"\u201d]|$))")
+# `said the mariner`, `said the old sailor`, `said the Lory`: a definite description ending the tag (the head last)
+_OUTSIDER = re.compile(r"the\s+(?:[A-Za-z\-]+\s+){0,2}?([A-Za-z\-]+)(?=\s*(?:[,.;:!?\-\u2014\"\u201d]|$))")
 # heads that point back at someone in the scene (`said the other`, `the latter`) or are no person
 _NOT_OUTSIDER = {"other", "latter", "former", "first", "second", "third", "last", "same", "one", "two", "voice",
                  "others", "rest", "whole", "next", *KIN_NOUNS}
@@ -70,7 +70,7 @@ class TagMixin(RoleMixin):
                 return Attribution(want_gender=NOUN_GENDER[npm.group(1)], pron_tag=True, surface=npm.group(0),
                                    rule="verb-noun", verb=m.group(0), addressees=self._addressees(npm.end(), e))
             om = _OUTSIDER.match(t, pos, e)
-            if om and om.group(1) not in NOUN_GENDER and om.group(1) not in _NOT_OUTSIDER:
+            if om and om.group(1).lower() not in NOUN_GENDER and om.group(1).lower() not in _NOT_OUTSIDER:
                 # `said the mariner`: a description that names no cast member; turn-taking keeps cast members off it
                 return Attribution(outsider=True, rule="verb-outsider", surface=om.group(0))
         lead = re.match(_LEAD, t[s:e]).end() + s

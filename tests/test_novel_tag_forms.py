@@ -255,3 +255,18 @@ def test_a_capitalised_description_naming_no_cast_member_is_not_given_to_the_cas
     got = {ln.text: ln.speaker for ln in extract_novel(p, "t", [alice, mouse], language="en") if ln.kind == "dialogue"}
     assert got["Ugh!"] is None
     assert got["Thank you,"] == "alice" and got["Did you speak?"] == "mouse"
+
+
+def test_a_quote_after_a_tag_that_goes_on_with_another_subject_is_not_the_tagged_speaker(tmp_path):
+    """`"Again!" cried the Gryphon, and the Turtle had just begun, when a cry of "The trial!" was heard`: the
+    second quote is not the Gryphon's (the narration between names another subject); `"A," said X, glancing at
+    Y. "B."` still is X's."""
+    gry = Character(id="gryphon", name="the Gryphon", series="t", aliases=["Gryphon"])
+    tur = Character(id="turtle", name="the Turtle", series="t", aliases=["Turtle"])
+    text = ('"Again!" cried the Gryphon, and the Turtle had just begun to sing it, when a cry of "The trial is '
+            'on!" was heard far away.\n\n"Come," said the Turtle, glancing at the Gryphon, "we must go."\n')
+    p = tmp_path / "n.txt"
+    p.write_text(text, encoding="utf-8")
+    got = {ln.text: ln.speaker for ln in extract_novel(p, "t", [gry, tur], language="en") if ln.kind == "dialogue"}
+    assert got["Again!"] == "gryphon" and got["The trial is on!"] is None
+    assert got["Come, we must go."] == "turtle"

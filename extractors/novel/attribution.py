@@ -223,20 +223,24 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
                 if res[j].speaker is None and not res[j].pron_tag and spk.speaker not in res[j].vocatives:
                     res[j].speaker, res[j].confidence, res[j].evidence = spk.speaker, min(0.85, spk.confidence or 0.85), spk.evidence
                     # `"A," said X. "B."` with nobody else in the paragraph: B goes on X's turn
-                    res[j].rule = "same-paragraph:" + kind + self._after(idx, first, j, alone)
+                    res[j].rule = "same-paragraph:" + kind + self._after(idx, first, j, alone, spk.speaker)
 
-    def _after(self, idx: list[int], first: int, j: int, alone: bool) -> str:
+    def _after(self, idx: list[int], first: int, j: int, alone: bool, speaker: str) -> str:
         """How quote j of a paragraph follows the one whose speaker it copies: `:after-alone` (nobody else
         named in the paragraph's narration), `:after-tag` (`"A," said X, glancing at Y. "B."`: j comes
-        right after the tagged quote and the narration between them is its tag sentence), `:after-tag+`
-        (the same, with further sentences between), '' otherwise."""
+        right after the tagged quote and the narration between them is its tag sentence, naming nobody else),
+        `:after-tag+` (the same, with further sentences between), '' otherwise."""
         if j <= first:
             return ""
         if alone:
             return ":after-alone"
         if idx[idx.index(first) + 1:idx.index(first) + 2] != [j]:
             return ""
-        gap = self.text[self.quotes[first].outer[-1][1]:self.quotes[j].outer[0][0]].strip()
+        gs, ge = self.quotes[first].outer[-1][1], self.quotes[j].outer[0][0]
+        gap = self.text[gs:ge].strip()
         if not gap or not gap[0].islower():  # the tag does not follow the first quote mid-sentence
+            return ""
+        if any(m.cid != speaker and re.search(r"\b(?:and|but|when|while|till|until)\s+$", self.text[gs:m.start])
+               for m in self.mentions(gs, ge)):  # `cried the Gryphon, and the Mock Turtle had ...`: another subject
             return ""
         return ":after-tag" if not re.search(r"[.!?]['\u2019\"]?\s+[A-Z]", gap[:-1]) else ":after-tag+"

@@ -25,6 +25,13 @@ def tagged(tmp_path, text, chars):
             if ln.kind == "dialogue"]
 
 
+def spoken(tmp_path, text, chars):
+    """(text, speaker) of each dialogue line at the default hold."""
+    p = tmp_path / "n.txt"
+    p.write_text(text, encoding="utf-8")
+    return [(ln.text, ln.speaker) for ln in extract_novel(p, "t", chars, language="en") if ln.kind == "dialogue"]
+
+
 def test_adjective_before_a_name_and_a_name_after_a_question(tmp_path):
     text = ('"Unromantic fiddlesticks!" said the unsympathetic Marilla.\n\n'
             '"All round?" Archer echoed with a touch of derision.\n\n'
@@ -235,9 +242,7 @@ def test_a_description_naming_no_cast_member_is_not_given_to_the_cast(tmp_path):
             'Marvel walked down the road and sat on a bench beside a sailor.\n\n'
             '"A fine day," said the sailor.\n\n"It is," said Marvel.\n\n"Good for walking."\n\n"Very."\n\n'
             '"And for sitting," said the sailor.\n\n"Quite so."\n\n"You look tired," said the sailor.\n\n"I am."\n')
-    p = tmp_path / "n.txt"
-    p.write_text(text, encoding="utf-8")
-    got = [(ln.text, ln.speaker) for ln in extract_novel(p, "t", [marvel, ghost], language="en") if ln.kind == "dialogue"]
+    got = spoken(tmp_path, text, [marvel, ghost])
     assert got[:3] == [("Go on,", "ghost"), ("I will,", "marvel"), ("Now,", "ghost")]
     assert ("It is,", "marvel") in got
     assert all(spk is None for txt, spk in got if txt in ("A fine day,", "And for sitting,", "You look tired,"))
@@ -250,9 +255,7 @@ def test_a_capitalised_description_naming_no_cast_member_is_not_given_to_the_cas
     mouse = Character(id="mouse", name="the Mouse", series="t", aliases=["Mouse"])
     text = ('"Sit down," said the Mouse.\n\n"Thank you," said Alice.\n\n"This is dry," said the Mouse.\n\n'
             '"Ugh!" said the Lory, with a shiver.\n\n"Did you speak?" said the Mouse.\n\n"Not I," said Alice.\n')
-    p = tmp_path / "n.txt"
-    p.write_text(text, encoding="utf-8")
-    got = {ln.text: ln.speaker for ln in extract_novel(p, "t", [alice, mouse], language="en") if ln.kind == "dialogue"}
+    got = dict(spoken(tmp_path, text, [alice, mouse]))
     assert got["Ugh!"] is None
     assert got["Thank you,"] == "alice" and got["Did you speak?"] == "mouse"
 
@@ -265,8 +268,6 @@ def test_a_quote_after_a_tag_that_goes_on_with_another_subject_is_not_the_tagged
     tur = Character(id="turtle", name="the Turtle", series="t", aliases=["Turtle"])
     text = ('"Again!" cried the Gryphon, and the Turtle had just begun to sing it, when a cry of "The trial is '
             'on!" was heard far away.\n\n"Come," said the Turtle, glancing at the Gryphon, "we must go."\n')
-    p = tmp_path / "n.txt"
-    p.write_text(text, encoding="utf-8")
-    got = {ln.text: ln.speaker for ln in extract_novel(p, "t", [gry, tur], language="en") if ln.kind == "dialogue"}
+    got = dict(spoken(tmp_path, text, [gry, tur]))
     assert got["Again!"] == "gryphon" and got["The trial is on!"] is None
     assert got["Come, we must go."] == "turtle"

@@ -86,8 +86,6 @@ class _Form:
         return self.surface.startswith("Young ") or " Young " in self.surface
 
 
-
-
 def _split(surface: str) -> tuple[str | None, str | None, tuple[str, ...], str]:
     """(title class, title gender, name words, canonical spelling) of a name as written:
     `the  Old Mr Emerson` -> ('mr', 'male', ('Emerson',), 'Old Mr. Emerson')."""

@@ -118,6 +118,16 @@ def strip_opener(text: str, pos: int, end: int) -> int:
     return c.end() if c else p
 
 
+def _word_at(clause: str, k: int) -> tuple[int, str, str, str]:
+    """(start, word, flag, flag of the word before) of jieba's word that covers clause[k]."""
+    pos, prev = 0, "v"
+    for w, f in pos_tags(clause[:k + 3]):
+        if pos + len(w) > k:
+            return pos, w, f, prev
+        pos, prev = pos + len(w), f
+    return pos, "", "x", prev
+
+
 def _subject_end(clause: str, k: int) -> int:
     """Where the predicate begins, from k on: the first predicate character, past a locative that jieba
     reads as one (`二门上小厮们回说`: `上` is no verb here)."""
@@ -127,11 +137,7 @@ def _subject_end(clause: str, k: int) -> int:
             k += 1
         if not (k + 1 < len(clause) and clause[k] in _LOCATIVE and clause[k + 1] not in _PRED):
             return k
-        pos, prev = 0, "v"
-        for w, f in pos_tags(clause[:k + 3]):
-            if pos + len(w) > k:
-                break
-            pos, prev = pos + len(w), f
+        pos, w, f, prev = _word_at(clause, k)
         place = pos + len(w) == k + 1 and (f == "s" and pos < k or f == "f" and pos == k and prev[:1] in ("n", "s", "m"))
         if not place:
             return k  # `呈上密书`: after a verb, `上` is its complement
@@ -158,15 +164,11 @@ def bare_subject(clause: str) -> str | None:
     det = _determined(clause)
     k = det or _subject_end(clause, 1)
     if not det and 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
-        pos = 0
-        for w, f in pos_tags(clause[:k + 3]):
-            if pos + len(w) > k:
-                if not pos and f in ("i", "l"):
-                    return None  # `仰天大笑曰`: an idiom opens the clause, no subject
-                if pos >= 2 and f[:1] in ("n", "v"):
-                    k = pos
-                break
-            pos += len(w)
+        pos, _, f, _ = _word_at(clause, k)
+        if not pos and f in ("i", "l"):
+            return None  # `仰天大笑曰`: an idiom opens the clause, no subject
+        if pos >= 2 and f[:1] in ("n", "v"):
+            k = pos
     subj = clause[:k]
     de = max(subj.rfind("的"), subj.rfind("之"))
     if de >= 0 and 1 <= len(subj) - de - 1 <= 5:  # `穿红袄的丫鬟`, `贾赦之妻邢氏`, `宝玉的奶母李嬷嬷`

@@ -271,3 +271,22 @@ def test_a_quote_after_a_tag_that_goes_on_with_another_subject_is_not_the_tagged
     got = dict(spoken(tmp_path, text, [gry, tur]))
     assert got["Again!"] == "gryphon" and got["The trial is on!"] is None
     assert got["Come, we must go."] == "turtle"
+
+
+def test_a_name_tag_before_the_quote_beats_the_pronoun_tag_after_it(tmp_path):
+    # `…, and Margaret said, "…" he nodded.`: the pronoun tag after the quote tells of the other's answer
+    text = ('Archer waited by the door with Anne.\n\n'
+            'So when the concert was over and Anne said, "Shall we go?" he nodded, and followed her out.\n\n'
+            'Archer looked at her, and Anne cried, "It is late!" he said nothing.\n\n'
+            '"We walk," said Archer.\n')
+    got = tagged(tmp_path, text, [ARCHER, ANNE])
+    assert got[0] == ("anne", "pre-name-verb/before-pron")
+    assert got[1] == ("anne", "pre-name-verb/before-pron")
+
+
+def test_two_quotes_side_by_side_keep_their_pronoun_tag(tmp_path):
+    # `Alice heard the King say, "A." "B!" she said to herself`: the name tag is the first quote's, not the second's
+    text = ('As they walked off together, Anne heard Archer say in a low voice, "You are all pardoned." '
+            '"Come, that is a good thing!" she said to herself.\n')
+    got = tagged(tmp_path, text, [ARCHER, ANNE])
+    assert all(rule is None or "before-pron" not in rule for _, rule in got)

@@ -27,6 +27,8 @@ RULE_FAMILY: dict[str, str] = {
     "xverb-descr/alias": "verb-descr/alias", "xverb-descr/role": "verb-descr/role",
     "verb-adj-name/bare": "verb-adj-name", "pre-name-who-verb": "pre-name-verb",
     "verb-this-descr/alias": "verb-descr/alias", "verb-this-descr/role": "verb-descr/role",
+    "pre-name-verb/before-pron": "pre-name-verb", "pre-name-verb/sub/before-pron": "pre-name-verb/sub",
+    "pre-by-name/before-pron": "pre-by-name",
     "descr-verb/role-title": "verb-descr/role-title", "descr-verb/role-scene": "verb-descr/role-scene",
     "xverb-descr/role-title": "verb-descr/role-title", "xverb-descr/role-scene": "verb-descr/role-scene",
 }
@@ -51,6 +53,7 @@ RULE_PRECISION: dict[str, float] = {
     "pre-by-name": 0.667,
     "pre-name-appos-verb": 0.966,
     "pre-name-verb": 0.916,
+    "pre-name-verb/before-pron": 0.935,
     "pre-name-verb/sub": 0.929,
     "pre-name-who-verb": 0.868,
     "pre-noun-verb/kin": 0.667,

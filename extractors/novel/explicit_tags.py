@@ -462,6 +462,11 @@ class TagMixin(RoleMixin):
         for s, e in mids + [post]:
             a = self._post_tag(s, min(e, s + 200))
             if a:
+                if a.pron_tag and (s, e) == post and (a.surface or "").strip() not in ("I", "我") \
+                        and all(t[ms:me].strip() for ms, me in mids):  # `"A." "B," she said`: two quotes, two speakers
+                    before = self._named_pre_tag(pre)
+                    if before is not None:
+                        return before
                 return a
         a = self._voice_pre_tag(*pre) or self._pre_tag(*pre)  # `…, and May's voice broke out:` before any earlier name
         if a is None and not t[pre[0]:pre[1]].strip() and p > 0 and prev_end == ps:
@@ -486,6 +491,15 @@ class TagMixin(RoleMixin):
             a = self._voice_pre_tag(*pre) or self._heard_pre_tag(*pre) or self._subject_before(*pre, "subj")
             if a is not None and a.rule == "subj":  # someone else is named in that sentence: left to turn-taking
                 a = None
+        return a
+
+    def _named_pre_tag(self, pre: tuple[int, int]) -> Attribution | None:
+        """`…, and Margaret said, "…" he said, "Thank you,"`: a name tag right before the quote beats the
+        pronoun tag after it (that one opens the next quote of the paragraph, or tells of a reply)."""
+        a = self._pre_tag(*pre)
+        if a is None or not a.speaker or a.rule not in ("pre-name-verb", "pre-name-verb/sub", "pre-by-name"):
+            return None
+        a.rule += "/before-pron"
         return a
 
     _BARE_REST = re.compile(r"\s+(?:(?:\w+ly|then|now|again|at\s+once|at\s+last|at\s+length|was|had)\s+)*(?:" + VERBS_EN

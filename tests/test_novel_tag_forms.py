@@ -290,3 +290,15 @@ def test_two_quotes_side_by_side_keep_their_pronoun_tag(tmp_path):
             '"Come, that is a good thing!" she said to herself.\n')
     got = tagged(tmp_path, text, [ARCHER, ANNE])
     assert all(rule is None or "before-pron" not in rule for _, rule in got)
+
+
+def test_a_tag_paragraph_ending_with_a_colon_tags_the_quote_after_it(tmp_path):
+    # `Alfred Inglethorp replied imperturbably:` alone before the quote paragraph: its tag, not only a hint
+    text = ('"Then what is your explanation of the statement?"\n\n'
+            'Archer replied imperturbably:\n\n'
+            '"The witness must have been mistaken."\n\n'
+            'Marilla hesitated for a moment, and then said:\n\n'
+            '"Mr. Archer, would you mind telling us where you were?"\n')
+    got = tagged(tmp_path, text, [ARCHER, MARILLA])
+    assert got[1] == ("archer", "pre-name-verb")
+    assert got[2] == ("marilla", "pre-name-verb")

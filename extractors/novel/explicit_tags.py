@@ -513,7 +513,7 @@ class TagMixin(RoleMixin):
         t = self.text
         seg = t[s:e].rstrip()
         e = s + len(seg)
-        if not seg or seg[-1] not in ".:":
+        if not seg or seg[-1] != ".":  # `X replied:` before the quote paragraph is its tag, not a hint
             return None
         start = s
         for m in _SENT_END.finditer(t, s, e - 1):

@@ -302,3 +302,15 @@ def test_a_tag_paragraph_ending_with_a_colon_tags_the_quote_after_it(tmp_path):
     got = tagged(tmp_path, text, [ARCHER, MARILLA])
     assert got[1] == ("archer", "pre-name-verb")
     assert got[2] == ("marilla", "pre-name-verb")
+
+
+def test_a_name_after_a_verb_is_its_object_not_the_speaker(tmp_path):
+    # `the Rabbit noticed Alice, as she went hunting about, and called out`: Alice is seen, the Rabbit speaks
+    text = ('Very soon Archer noticed Anne, as she went hunting about, and called out to her in an angry tone, '
+            '"Why, what are you doing out here?"\n\n'
+            'Archer turned, and heard Anne say to her sister, "We are going now."\n\n'
+            'She opened the door, and met Marilla in the hall, who, breathless with agitation, cried out, "Come!"\n')
+    got = tagged(tmp_path, text, [ARCHER, ANNE, MARILLA])
+    assert got[0] == ("archer", "pre-name-verb")
+    assert got[1][0] == "anne"  # `heard Anne say`: the one heard speaks
+    assert got[2][0] == "marilla"  # `met Marilla …, who … cried out`

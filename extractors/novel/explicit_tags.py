@@ -299,6 +299,23 @@ class TagMixin(RoleMixin):
     _SUBORD = re.compile(r"\b(?:what|who|whom|whose|when|whenever|as|that|while|though|although|if|till|until|because|"
                          r"since|which|where|whether|than|before|after)\s+(?:[a-z]+\s+)?$", re.I)
 
+    _OBJ_VERB = re.compile(r"(?:^|[\s,;])(?!(?:" + VERBS_EN + r"|indeed|need|seed|proceed)\b)([a-z]+ed|saw|heard|told|kiss|see|hear|"
+                           r"tell|meet|met|leave|left|bade|thank|dismiss|join|watch|follow|notice|seized|kissed)\s+"
+                           r"(?:both\s+|the\s+)?$")
+
+    def _is_object(self, before: str) -> bool:
+        """`the Rabbit noticed Alice, … and called out`, `heard her kiss Lucy and say:`: a name right after a
+        verb that is not a speech verb is its object (`the excited Alice` is not: an article before the -ed word)."""
+        m = self._OBJ_VERB.search(before)
+        return bool(m) and not re.search(r"\b(?:the|a|an|his|her|their|poor|dear|my|our|your|very|so|most|more)\s+$",
+                                         before[:m.start(1)])
+
+    def _past_verb(self, v: int) -> bool:
+        """The speech verb at v is a finite past (`said`), not a bare infinitive (`heard Lucy say`, `saw her
+        walk up … and hear her say`: there the person seen or heard speaks)."""
+        return not re.match(r"(?:say|add|ask|cry|call|exclaim|reply|answer|whisper|shout|murmur|remark|observe|begin|"
+                            r"continue|go\s+on|speak|repeat|declare|mutter)\b", self.text[v:v + 12])
+
     def _tag_subjects(self, a: int, b: int, subord: bool = False) -> list[tuple[int, str | None, str | None, str]]:
         """Possible subjects of a speech verb in text[a:b]: names and he/she that are neither objects
         of a preposition, possessives, nor inside a subordinate clause (`subord`: names inside one
@@ -309,7 +326,9 @@ class TagMixin(RoleMixin):
             if t.count("(", a, nm.start) > t.count(")", a, nm.start):  # `(it was Newland who bought them)`
                 continue
             before = t[max(a, nm.start - 16):nm.start]
-            if self._PREP.search(before) or (self._SUBORD.search(before) and not subord) or t[nm.end:nm.end + 2] in ("'s", "’s"):
+            if self._PREP.search(before) or (self._SUBORD.search(before) and not subord) or t[nm.end:nm.end + 2] in ("'s", "’s") \
+                    or (self._is_object(t[max(a, nm.start - 30):nm.start]) and self._past_verb(b)
+                        and not re.search(r",\s*who\b", t[nm.end:b])):
                 continue
             cands.append((nm.start, nm.cid, None, nm.surface))
         if subord:

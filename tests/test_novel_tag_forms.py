@@ -314,3 +314,13 @@ def test_a_name_after_a_verb_is_its_object_not_the_speaker(tmp_path):
     assert got[0] == ("archer", "pre-name-verb")
     assert got[1][0] == "anne"  # `heard Anne say`: the one heard speaks
     assert got[2][0] == "marilla"  # `met Marilla …, who … cried out`
+
+
+def test_his_mother_in_law_is_not_his_mother(tmp_path):
+    mrs_archer = Character(id="mrs_archer", name="Mrs. Archer", series="t", gender="female")
+    mrs_welland = Character(id="mrs_welland", name="Mrs. Welland", series="t", gender="female")
+    text = ('Archer sat with Mrs. Archer and Mrs. Welland in the drawing-room.\n\n'
+            '"The evening before sailing is so dreary," Mrs. Welland cheerfully continued.\n\n'
+            'Archer turned toward the door, and his mother-in-law called to him:\n"Come back soon!"\n')
+    got = tagged(tmp_path, text, [ARCHER, mrs_archer, mrs_welland])
+    assert got[1][0] != "mrs_archer", got

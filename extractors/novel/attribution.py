@@ -95,7 +95,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
         return out
 
     _KIN_NP = re.compile(r"\b([Hh]is|[Hh]er|[Tt]heir)\s+(?:own\s+|dear\s+|poor\s+|eldest\s+|youngest\s+|elder\s+|younger\s+)?("
-                         + "|".join(KIN_NOUNS) + r")\b")
+                         + "|".join(KIN_NOUNS) + r")\b(?![-‐]in[-‐]law)")  # `his mother-in-law` is someone else
 
     def _narration_kin_mentions(self) -> list[Mention]:
         """`her father`, `his wife` in the narration, as mentions of the one relative they can be

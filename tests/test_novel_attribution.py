@@ -32,7 +32,7 @@ def test_pronoun_resolved_by_gender(tmp_path):
             '"You are very quiet," said he.\n\n"I am thinking," she replied.\n')
     d = dialogue(tmp_path, text, [ELIZA, DARCY], min_confidence=0.0)
     assert [ln.speaker for ln in d] == ["darcy", "elizabeth"]
-    assert all(0 < ln.confidence < 0.95 for ln in d)
+    assert all(0 < ln.confidence < 0.99 for ln in d)  # surer than most turn guesses, never as sure as a name tag (0.996)
     # a man and a woman talking: `said he` / `she replied` each fit exactly one of them, which the
     # calibration (issue 15) trusts enough to keep at the default hold
     assert [ln.speaker for ln in dialogue(tmp_path, text, [ELIZA, DARCY])] == ["darcy", "elizabeth"]

@@ -222,6 +222,7 @@ class ConversationMixin:
                 a.speaker, a.confidence = best, round(conf, 3)
                 a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
                 a.turn_features.update(self._turn_context(turns, k, best, post))
+                a.turn_features["tag_form"] = tag_form(a.rule) if a.pron_tag else None
                 a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                 a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
 
@@ -357,3 +358,12 @@ def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bo
             "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns),
             "gap_before": bool(t.gap_before), "narr_is_guess": best in t.narr_subj,
             "narr_is_other": bool(set(t.narr_subj) - {best})}
+
+
+def tag_form(rule: str | None) -> str:
+    """The form of a pronoun-like tag, for the calibration: `noun` (`said the man`, `her sister cried`), `pre`
+    (`she said, "…` before the quote: often the next speaker's), or `post` (`"…," she said`)."""
+    r = rule or ""
+    if re.search(r"(?<!pro)noun", r.split("/")[0]):
+        return "noun"
+    return "pre" if r.startswith(("pre-", "prev-pre-")) else "post"

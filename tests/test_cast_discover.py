@@ -125,6 +125,7 @@ def test_age_of_innocence_merges(pdnc):
     assert {"May Welland", "May Archer"} <= set(may)
     assert "Marchioness Manson" in next(v for v in names.values() if "The Marchioness" in v)
     assert not any({"Mrs. Manson", "Mrs. Manson Mingott"} <= set(v) for v in names.values())
+    assert "Medora" in names["Medora Manson"]      # not `Luyden Newland`: Manson is a surname too
 
 
 def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
@@ -162,3 +163,19 @@ def test_places_are_not_cast(pdnc):
         assert place not in names and people <= names, (book, sorted(names))
         # a full stop ends a title only after an abbreviation: `cried the Inspector. He turned` names no one
         assert not any(n.split()[-1] in ("He", "She", "It") for n in names), sorted(names)
+
+
+def test_full_name_kept_when_its_last_word_is_a_titled_surname():
+    """`Zelda Crane` is one woman even though `Crane` also opens a full name (`Mrs. Crane Holloway`): the text
+    writes `Mrs. Crane` three times, so Crane is a surname too, not two names run together."""
+    text = "\n\n".join([
+        "Mrs. Crane Holloway sat by the fire in the long room, and Tom stood at the door.",
+        '"Good evening, Zelda," said Tom, when Zelda Crane came in.',
+        "Mrs. Crane was her aunt by marriage, and Mrs. Crane had come from the coast.",
+        '"You are late, Zelda," said Tom. Zelda Crane only smiled at him.',
+        "Mrs. Crane rose and went out, and the house was quiet again.",
+        '"Come back soon," said Mrs. Crane to Mrs. Crane Holloway at the gate.',
+        '"Perhaps," said Tom.', '"Never," said Tom.'])
+    cast = discover_cast(text, "en")
+    zelda = next(m for m in cast if "Zelda" in [m.name, *m.aliases])
+    assert zelda.name == "Zelda Crane", [(m.name, m.aliases) for m in cast]

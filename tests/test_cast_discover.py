@@ -211,3 +211,11 @@ def test_dev_books_top_speakers_floor(pdnc):
         found, wrong = found + s["top"], wrong + s["wrong"]
         assert book != "ARoomWithAView" or "mr_beebe" not in s["missed"], s
     assert found >= 110 and wrong <= 1, (found, wrong)
+
+
+def test_hyphenated_adverb_in_a_speech_tag():
+    """`Zed good-naturedly agreed` tags Zed as `Zed quietly agreed` would (`good-naturedly` is one adverb)."""
+    text = "\n\n".join(["Anna saw Zed at the door, and Zed came in.",
+                        '"Of course," Zed good-naturedly agreed.', '"Not today," Zed half-jestingly replied.'])
+    zed = next((m for m in discover_cast(text, "en") if m.name == "Zed"), None)
+    assert zed is not None and zed.speaks == 2, zed

@@ -51,7 +51,7 @@ _NAME = (r"(?:(?:[Tt]he|" + "|".join(_MODIFIERS) + r")" + _SEP + r")?(?:" + _TIT
 _NAME_RE = re.compile(r"(?<![\w.])(?<!\w['’])" + _NAME)  # after an opening single quote too: `'Mr. Beebe is--'`
 _NOT_POSS = r"(?!['’]s\b)"
 _V = r"(?:" + VERBS_EN + r")\b"
-_ADV = r"(?:\s+(?:\w+ly|again|then|now|at\s+last|at\s+once|aloud|only|still|too|also|soon))*"
+_ADV = r"(?:\s+(?:\w+(?:-\w+)*ly|again|then|now|at\s+last|at\s+once|aloud|only|still|too|also|soon))*"
 _LEAD = r"^[\s,;:.!?\-—–_*]*"
 _TAG_AFTER = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+(?:(?:old|young|little|poor|dear)\s+)?("
                         + _NAME + _NOT_POSS + r"|I\b)")

@@ -146,12 +146,15 @@ def _forms(scan: _Scan, speaks: Counter, voc: Counter) -> list[_Form]:
 
 def _two_names(form: _Form, forms) -> bool:
     """`Luyden Newland` (from `van der Luyden Newland Archer`): two people's names run together,
-    seen where the last word is only ever a first name elsewhere."""
+    seen where the last word is only ever a first name elsewhere. A last word the text also writes
+    after a title at least 3 times (`Mrs. Manson`, `Marchioness Manson`) is a surname: `Medora Manson`
+    is one woman though `Manson Mingott` opens with it."""
     if len(form.names) < 2:
         return False
     others = [f for f in forms if len(f.names) >= 2 and f is not form]
     last = form.names[-1]
-    return any(f.names[0] == last for f in others) and not any(f.names[-1] == last for f in others)
+    titled = any(f.names == (last,) and f.cls not in (None, "the") and f.count >= 3 for f in forms)
+    return any(f.names[0] == last for f in others) and not titled and not any(f.names[-1] == last for f in others)
 
 
 def _narrator(members: list[CastMember], tags_i: int, n_quotes: int, near: Counter) -> list[CastMember]:

@@ -44,13 +44,14 @@ _TITLE = (r"(?:(?:" + "|".join(sorted(_DOTTED, key=len, reverse=True)) + r")\.?|
           + "|".join(sorted((t for t in _TITLES if t != "The" and t not in _DOTTED), key=len, reverse=True)) + r"))")
 _PARTICLE = r"(?:de|du|da|di|del|della|van|von|der|la|le|of)"
 _SEP = r"[ \t]*\n?[ \t]*"
+# a leading particle (`van der Luyden`) is never followed by a title: `of Mr. Beebe` is `Mr. Beebe`, not `Beebe`
 _NAME = (r"(?:(?:[Tt]he|" + "|".join(_MODIFIERS) + r")" + _SEP + r")?(?:" + _TITLE + _SEP + r"){0,2}"
-         + r"(?:(?<=[.\s])" + _PARTICLE + _SEP + r"){0,2}" + _WORD
+         + r"(?:(?<=[.\s])" + _PARTICLE + _SEP + r"(?!" + _TITLE + r"(?![\w-]))){0,2}" + _WORD
          + r"(?:" + _SEP + r"(?:" + _PARTICLE + _SEP + r"|" + _TITLE + _SEP + r")?" + _WORD + r"){0,3}(?![\w-])")
-_NAME_RE = re.compile(r"(?<![\w'’.])" + _NAME)
+_NAME_RE = re.compile(r"(?<![\w.])(?<!\w['’])" + _NAME)  # after an opening single quote too: `'Mr. Beebe is--'`
 _NOT_POSS = r"(?!['’]s\b)"
 _V = r"(?:" + VERBS_EN + r")\b"
-_ADV = r"(?:\s+(?:\w+ly|again|then|now|at\s+last|at\s+once|aloud|only|still|too|also|soon))*"
+_ADV = r"(?:\s+(?:\w+(?:-\w+)*ly|again|then|now|at\s+last|at\s+once|aloud|only|still|too|also|soon))*"
 _LEAD = r"^[\s,;:.!?\-—–_*]*"
 _TAG_AFTER = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+(?:(?:old|young|little|poor|dear)\s+)?("
                         + _NAME + _NOT_POSS + r"|I\b)")

@@ -96,3 +96,27 @@ def test_gb18030_and_big5_are_decoded(tmp_path):
         dia = [ln for ln in lines if ln.kind == "dialogue"]
         assert dia and dia[0].speaker == "liubei" and dia[0].text == "吾乃中山靖王之后。" or enc == "big5"
     assert [ln.speaker for ln in lines if ln.kind == "dialogue"] == ["liubei"]
+
+
+def test_a_reply_tag_after_a_tagged_quote_hands_the_word_over():
+    # the first part has its tag before it, so a reply tag between the parts is the next speaker's
+    text = ('And, as Mary exclaimed: "Going?" she answered placidly: "So she is, my dear."\n\n'
+            'When Mr. Hale said, "Well?" Mrs. Hale replied, "Not yet."\n\n'
+            '"It is over."  To which Miss Lane answered, "Quite."\n\n'
+            '"Here it is."  And when Mr. Hale said, "Thanks," she left.\n\n'
+            'Then she said, "I am," she went on, "quite sure."\n')
+    words, qs = quotes_of(text)
+    assert words == ["Going?", "So she is, my dear.", "Well?", "Not yet.", "It is over.", "Quite.", "Here it is.", "Thanks,",
+                     "I am, quite sure."]
+    assert [q.handover for q in qs] == [False, True, False, True, False, False, False, False, False]
+
+
+def test_a_pronoun_tag_of_the_other_gender_hands_the_word_over():
+    text = 'So when it was over and Margaret said, "Do you go?" he said, "Thank you," and left.\n'
+    gender = {"margaret": "female"}.get
+    words, _ = quotes_of(text)
+    assert words == ["Do you go? Thank you,"]  # no cast: nothing tells Margaret's gender
+    qs = find_quotes(text, split_paragraphs(text), None, lambda name: gender(name.casefold()))
+    assert [q.text(text) for q in qs] == ["Do you go?", "Thank you,"] and qs[1].handover
+    same = 'Then Margaret said, "Do you go?" she said, "tonight?"\n'
+    assert len(find_quotes(same, split_paragraphs(same), None, lambda name: gender(name.casefold()))) == 1

@@ -324,3 +324,15 @@ def test_his_mother_in_law_is_not_his_mother(tmp_path):
             'Archer turned toward the door, and his mother-in-law called to him:\n"Come back soon!"\n')
     got = tagged(tmp_path, text, [ARCHER, mrs_archer, mrs_welland])
     assert got[1][0] != "mrs_archer", got
+
+
+def test_a_handed_over_quote_has_its_own_speaker(tmp_path):
+    # `…and Margaret said, "…" he said, "…"` / `as Helen exclaimed: "…" she answered placidly: "…"`: the first part is
+    # the pre-tag's, the second is not (Helen's pronoun would otherwise fall to the paragraph's speaker)
+    text = ('Poirot came in with Margaret and Helen.\n\n'
+            'So when the concert was over and Margaret said, "Shall we go?" he said, "Thank you," and took his hat.\n\n'
+            '"I never hear a word of it," said Poirot; and, as Helen exclaimed: "Never?" she answered placidly: '
+            '"So she is, my dear."\n')
+    got = tagged(tmp_path, text, [MARGARET, HELEN, POIROT])
+    assert got[0][0] == "margaret" and got[1][0] != "margaret"
+    assert got[3][0] == "helen" and got[4][0] != "helen"

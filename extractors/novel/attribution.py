@@ -189,8 +189,20 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
         self._conversations(res)
         self._leftover_pronouns(res)
         self._same_paragraph(res, any_evidence=True)
+        self._handovers(res)
         calibrate(res)
         return self._hold_unsure(res)
+
+    def _handovers(self, res: list[Attribution]) -> None:
+        """A quote the narration handed to someone else (`quotes.Quote.handover`: `X said, "…" he answered, "…"`)
+        is not by the speaker of the quote before it: when both got the same speaker, the handed-over quote's
+        guess is dropped (the first part's instead when only the second has a name tag)."""
+        for i, q in enumerate(self.quotes):
+            if not q.handover or not i or not res[i].speaker or res[i].speaker != res[i - 1].speaker:
+                continue
+            named = ["name" in (res[j].rule or "") and "pronoun" not in (res[j].rule or "") for j in (i - 1, i)]
+            j = i - 1 if named == [False, True] else i
+            res[j].speaker = res[j].confidence = res[j].evidence = None
 
     def _hold_unsure(self, res: list[Attribution]) -> list[Attribution]:
         """Guesses below `min_confidence` are not emitted (speaker None; the rule stays for diagnostics).

@@ -478,7 +478,8 @@ class TagMixin(RoleMixin):
         post = (q.outer[-1][1], nxt)
         if self.lang == "zh":
             return self._zh_tags(pre, mids, post)
-        for s, e in mids + [post]:
+        handed = i + 1 < len(self.quotes) and self.quotes[i + 1].handover and self.quotes[i + 1].para == lp
+        for s, e in mids + ([] if handed else [post]):  # a handover: the narration after is the next quote's tag
             a = self._post_tag(s, min(e, s + 200))
             if a:
                 if a.pron_tag and (s, e) == post and (a.surface or "").strip() not in ("I", "我") \

@@ -65,8 +65,8 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
                     continue
             paras.append((s, e))
             para_ch.append(ci)
-    quotes = find_quotes(text, paras, detect_style(text))
     index = NameIndex(characters, language)
+    quotes = find_quotes(text, paras, detect_style(text), index.gender_of)
     attrs = Attributor(text, paras, quotes, index, language, min_confidence, para_ch).run() if quotes else []
     return chapters, paras, para_ch, quotes, attrs
 

@@ -125,6 +125,10 @@ class NameIndex:
             # not a possessive: `Darcy's`, nor `Margaret s` (texts that lost their apostrophes)
             self.regex = re.compile(r"(?<![\w'])(?:(?:the|a|an)\s+)?(" + alt + r")(?![\w])(?!'s?\w)(?! s\b)", re.I)
 
+    def gender_of(self, name: str) -> str | None:
+        """The gender of the character a surface form names (`Margaret`, `Mrs. Hale`), or None."""
+        return self.gender.get(self.forms.get(" ".join(name.split()).casefold()))
+
     @staticmethod
     def _is_stub(c: Character, form: str) -> bool:
         """A list entry that is only a bare surname (`Bounderby`, no gender): a duplicate of the

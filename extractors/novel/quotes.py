@@ -8,13 +8,15 @@ there, and continues into the next paragraph when that paragraph opens with a qu
 (the usual convention for a speech running over several paragraphs).
 
 Quotations of one paragraph separated only by a short speech tag
-(“I am,” said she, “quite sure.”) are joined into one utterance with several spans.
+(“I am,” said she, “quite sure.”) are joined into one utterance with several spans — unless the
+narration between hands the word to someone else (`handover`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..text import SENTENCE_END_MARKS
 from .speech_tags import VERBS_EN
@@ -30,6 +32,7 @@ class Quote:
     outer: list[tuple[int, int]]
     para: int                     # index of the paragraph where it starts
     paras: list[int] = field(default_factory=list)  # paragraph of each span
+    handover: bool = False        # opened by a reply tag after a tagged quote (`X said, "…" he answered, "…"`)
 
     @property
     def start(self) -> int:
@@ -172,8 +175,10 @@ def _scan_paragraph(p: str, style: str) -> tuple[list[tuple[int, int]], bool, bo
 _MAX_JOIN_GAP = 160
 
 
-def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None = None) -> list[Quote]:
-    """All utterances in reading order (see the module docstring)."""
+def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None = None,
+                gender_of: Callable[[str], str | None] | None = None) -> list[Quote]:
+    """All utterances in reading order (see the module docstring). `gender_of` (a name -> "male"/"female"
+    or None) lets a name tag and a pronoun tag of different genders part two quotes (`handover`)."""
     style = style or detect_style(text)
     if style is None:
         return []
@@ -197,8 +202,14 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
                 para_quotes.append(carry)
                 continue
             prev = para_quotes[-1] if para_quotes else None
-            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and _tag_like(text[prev.outer[-1][1]:o_s]) \
-                    and not _own_tag(text[prev.outer[-1][1]:o_s], text[o_e:min(pe, o_e + 80)]):
+            between = text[prev.outer[-1][1]:o_s] if prev is not None else ""
+            if prev is not None and len(prev.spans) == 1 and _handover(_pre_text(text, ps, para_quotes), between, gender_of):
+                q = Quote([(s, e)], [(o_s, o_e)], pi, [pi], handover=True)
+                quotes.append(q)
+                para_quotes.append(q)
+                continue
+            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and _tag_like(between) \
+                    and not _own_tag(between, text[o_e:min(pe, o_e + 80)]):
                 prev.spans.append((s, e))
                 prev.outer.append((o_s, o_e))
                 prev.paras.append(pi)
@@ -208,6 +219,42 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
             para_quotes.append(q)
         carry = para_quotes[-1] if left_open else None
     return quotes
+
+
+def _pre_text(text: str, ps: int, para_quotes: list[Quote]) -> str:
+    """The narration of the paragraph right before its last quote so far (after the quote before it)."""
+    last = para_quotes[-1]
+    start = para_quotes[-2].outer[-1][1] if len(para_quotes) > 1 else ps
+    return text[start:last.outer[0][0]] if not last.paras or last.paras[0] == last.paras[-1] else ""
+
+
+_SUBJ = r"(?P<{}>he|she|(?:(?:Mr|Mrs|Miss|Ms|Dr|Lady|Sir)\.?\s+)?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
+_REPLIES = r"answered|replied|returned|retorted|rejoined|responded"
+_SAY = r"(?:said|exclaimed|cried|asked|began|called|whispered|murmured|observed|remarked|" + _REPLIES + ")"
+_REPLY = re.compile(_REPLIES)
+# `…, and Margaret said, ` / `Then she said: ` / `as May exclaimed:  `: a tag before the first part (subject, verb, end)
+_PRE_SAID = re.compile(r"(?:^|[.!?;,]\s+|\b(?i:and|as|when|then|so|but|while)\s+)" + _SUBJ.format("s1")
+                       + r"(?:\s+\w+ly)?\s+(?P<v1>" + _SAY + r")\b[^.!?;:\"“”]{0,60}[,:]\s*$")
+# ` he answered, ` / `  To which Miss Louisa answered, ` / ` she answered placidly: `: a tag of the next part
+_MID_SAID = re.compile(r"\s*(?:(?:and|then|but|to\s+which)\s+)*" + _SUBJ.format("s2")
+                       + r"(?:\s+\w+ly)?\s+(?P<v2>" + _SAY + r")\b[^.!?;:\"“”()]{0,60}[,:.]\s*", re.I)
+_PRON_GENDER = {"he": "male", "she": "female"}
+
+
+def _handover(pre: str, between: str, gender_of: Callable[[str], str | None] | None) -> bool:
+    """`…and Margaret said, "Q1" he said, "Thank you,"` / `as May exclaimed: "Medora?" she answered placidly: "So…"`:
+    the first part has a tag before it, so a subject-first tag between the parts is the next part's, from
+    another speaker when its verb is a reply (answered, replied, …) or its subject's gender is not the first's."""
+    m1, m2 = _PRE_SAID.search(pre), _MID_SAID.fullmatch(between)
+    if m1 is None or m2 is None:
+        return False
+    s1, s2 = m1.group("s1"), m2.group("s2")
+    if not s2[0].isupper() and s2.lower() not in _PRON_GENDER or s2 == s1:
+        return False
+    if _REPLY.fullmatch(m2.group("v2").lower()):
+        return True
+    g1, g2 = (_PRON_GENDER.get(x.lower()) or (gender_of(x) if gender_of else None) for x in (s1, s2))
+    return g1 is not None and g2 is not None and g1 != g2
 
 
 _SENT_BREAK = re.compile("[" + SENTENCE_END_MARKS + r"]\s+[A-Z\u4e00-\u9fff]")
@@ -224,9 +271,11 @@ def _own_tag(between: str, after: str) -> bool:
                     after) is not None
 
 
-# `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"`: a new clause with its own named
-# subject and speech verb opens another utterance (a tag of the first part has no `and` before it)
-_NEW_SPEAKER = re.compile(r"(?:^[\W_]*|[;,—]\s*)(?:and|but|while|whereupon|then)\s+(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
+# `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"` / `"…"  To which Miss Louisa
+# answered, "…"`: a new clause with its own named subject and speech verb opens another utterance (a tag of the
+# first part has no `and` before it)
+_NEW_SPEAKER = re.compile(r"(?:^[\W_]*|[;,—]\s*)(?:and|but|while|whereupon|then|To\s+which|And\s+when)\s+"
+                          r"(?:(?:the|a|an|one|old|young|little|poor)\s+)*"
                           r"[A-Z][\w.'-]*(?:\s+(?:van|de|der|von|[A-Z][\w.'-]*))*(?:\s+(?:\w+ly\s+)?(?:" + VERBS_EN + r"|[a-z]{3,}ed(?=[,:]))\b|"
                           r"(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b)")
 

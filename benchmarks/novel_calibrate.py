@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from extractors.novel import calibration, evaluate, pdnc  # noqa: E402
+from extractors.novel import attribution, calibration, evaluate, pdnc  # noqa: E402
 from extractors.novel.extract import analyse, extract_novel, read_novel  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdnc" / "data"))
@@ -103,17 +103,23 @@ def main() -> None:
     hold = lowest_hold(books, rules, weights, a.target)
     print(f"\nhold supported by all {len(books)} books (precision >= {a.target} on each): {hold}")
     print("\nleave-one-book-out (calibration and hold fitted on the other books):")
-    accs, precs = [], []
+    default = attribution.DEFAULT_MIN_CONFIDENCE
+    print(f"  (last columns: the same refit tables at the shipped default hold {default})")
+    accs, precs, d_accs, d_precs = [], [], [], []
     for name, (rows, n) in books.items():
         others = {k: v for k, v in books.items() if k != name}
         rest = [r for rs, _ in others.values() for r in rs]
         r_rules, r_w = fit_rules(rest), fit_turns(rest)
         h = lowest_hold(others, r_rules, r_w, a.target)
         acc, cov, prec = scores(rows, n, r_rules, r_w, h)
+        d_acc, _, d_prec = scores(rows, n, r_rules, r_w, default)
         accs.append(acc)
         precs.append(prec)
-        print(f"  {name[:26]:26s} hold {h:.2f}  acc {acc:.3f} cov {cov:.3f} prec {prec:.3f}")
-    print(f"  mean acc {sum(accs) / len(accs):.3f}, worst precision {min(precs):.3f}")
+        d_accs.append(d_acc)
+        d_precs.append(d_prec)
+        print(f"  {name[:26]:26s} hold {h:.2f}  acc {acc:.3f} cov {cov:.3f} prec {prec:.3f} | at {default}: acc {d_acc:.3f} prec {d_prec:.3f}")
+    print(f"  mean acc {sum(accs) / len(accs):.3f}, worst precision {min(precs):.3f} | at {default}: mean acc "
+          f"{sum(d_accs) / len(d_accs):.3f}, worst precision {min(d_precs):.3f}")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ class Character:
     personality: str = ""
     sources: list[str] = field(default_factory=list)
     narrator: bool = False  # the first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs
+    # how often the text names a discovered cast member (`cast.discover_cast`); None for a configured character.
+    # Attribution lowers the confidence of turn-taking guesses for a rarely named one. Never written to a file.
+    mentions: Optional[int] = None
 
     @field_validator("aliases", "sources", mode="before")
     @classmethod
@@ -100,7 +103,8 @@ def save_character(config_dir: str | Path, ch: Character) -> Path:
     if check_id(ch.id, "character id") and not ID_RE.fullmatch(ch.id):
         raise InputError(f"character id {ch.id!r} must be lowercase letters, digits, '-' or '_'")
     path = character_path(config_dir, ch.id)
-    atomic_write_text(path, yaml.safe_dump(asdict(ch), allow_unicode=True, sort_keys=False))
+    data = {k: v for k, v in asdict(ch).items() if k != "mentions"}  # a count from one text is no configuration
+    atomic_write_text(path, yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     return path
 
 

@@ -101,6 +101,7 @@ def test_cli_table_write_never_overwrites(project, samples):
     assert len(drafted) == 3 and "the_king.yaml" in drafted
     king = load_character(project / "configs" / "characters" / "the_king.yaml")
     assert king.series == "alice" and king.name == "The King"
+    assert "mentions" not in (project / "configs" / "characters" / "the_king.yaml").read_text(encoding="utf-8")
     assert (project / "cast.json").read_text(encoding="utf-8").count('"id"') == 4
 
 
@@ -130,8 +131,9 @@ def test_age_of_innocence_merges(pdnc):
 
 def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     """No configured characters: the discovered cast attributes The Invisible Man, scored through the benchmark's
-    gold mapping (benchmarks/novel_discovered.py; measured precision 0.935, coverage 0.631: `said the mariner`,
-    a description naming no discovered member, no longer goes to the Invisible Man by alternation)."""
+    gold mapping (benchmarks/novel_discovered.py; measured precision 0.955, coverage 0.617: `said the mariner`,
+    a description naming no discovered member, no longer goes to the Invisible Man by alternation, and turn-taking
+    guesses for thinly named members are held)."""
     import importlib.util
 
     from extractors.novel import evaluate
@@ -150,7 +152,7 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     gold = load_quotes(book)
     att = [(g.speaker, to_gold.get(ln.speaker)) for g, ln in zip(gold, evaluate.match(gold, lines)) if ln is not None and ln.speaker]
     prec = sum(1 for g, p in att if g == p) / len(att)
-    assert prec >= 0.93 and len(att) / len(gold) >= 0.62, (prec, len(att) / len(gold))
+    assert prec >= 0.95 and len(att) / len(gold) >= 0.61, (prec, len(att) / len(gold))
 
 
 def test_places_are_not_cast(pdnc):
@@ -219,3 +221,17 @@ def test_hyphenated_adverb_in_a_speech_tag():
                         '"Of course," Zed good-naturedly agreed.', '"Not today," Zed half-jestingly replied.'])
     zed = next((m for m in discover_cast(text, "en") if m.name == "Zed"), None)
     assert zed is not None and zed.speaks == 2, zed
+
+
+def test_possessive_her_is_gender_evidence():
+    """`Quenby shook her head` says Quenby is a woman: a possessive `her` (followed by a word) counts as
+    female evidence, so a stray `he` about the man beside her does not make her male. An object `her`
+    (`Tom kissed her.`) is not counted: it names someone else."""
+    text = "\n\n".join([
+        "Quenby shook her head slowly.", '"No," said Quenby.',
+        "Quenby looked up and he went on reading by the fire.", '"Yes," said Tom.',
+        "Quenby folded her hands in her lap.", '"Perhaps," said Quenby.',
+        "Tom kissed her. Quenby turned her face to the window.", '"Never," said Quenby.'])
+    cast = {m.name: m for m in discover_cast(text, "en")}
+    assert cast["Quenby"].gender == "female", {n: m.gender for n, m in cast.items()}
+    assert cast["Tom"].gender != "female", {n: m.gender for n, m in cast.items()}

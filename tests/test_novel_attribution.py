@@ -120,3 +120,24 @@ def test_kinship_from_names_resolves_family_tags(tmp_path):
     d = dialogue(tmp_path, text, chars)
     assert [ln.speaker for ln in d] == ["elizabeth", "mrs_bennet", "mr_bennet"]
     assert d[1].confidence >= 0.85 and d[1].evidence == "explicit-verb"
+
+
+def test_turn_taking_for_a_thinly_named_discovered_member_is_held(tmp_path):
+    """A discovered cast member the text names only a few times (`Character.mentions` < THIN_MENTIONS) gets
+    its turn-taking guesses at a lower confidence: held at the default hold, emitted when the hold is lowered.
+    A configured character (`mentions` None) keeps them, and so does a member named often."""
+    from dataclasses import replace
+
+    from extractors.novel.attribution import THIN_MENTIONS
+
+    text = ('"Lizzy, will you walk?" said Jane.\n\n"Gladly, Jane," said Elizabeth.\n\n'
+            '"Then come at once."\n\n"I am coming."\n\n"Make haste, Lizzy!"\n')
+
+    def turns(chars, **kw):
+        return [(ln.speaker, ln.evidence) for ln in dialogue(tmp_path, text, chars, **kw)[2:]]
+
+    configured = turns([ELIZA, JANE])
+    assert ("jane", "turn-taking") in configured and ("elizabeth", "turn-taking") in configured, configured
+    thin = [replace(ELIZA, mentions=3), replace(JANE, mentions=THIN_MENTIONS + 10)]
+    assert turns(thin) == [(s, e) if s == "jane" else (None, None) for s, e in configured]
+    assert turns(thin, min_confidence=0.0) == turns([ELIZA, JANE], min_confidence=0.0)

@@ -31,7 +31,8 @@ _TITLES = {
     "Prof": ("professor", None), "Rev": ("reverend", None),
 }
 _MODIFIERS = ("Old", "Young", "Little", "Poor", "Dear", "Good")
-_PRONOUN_GENDER = {"he": "male", "his": "male", "himself": "male", "she": "female", "herself": "female"}
+_PRONOUN_GENDER = {"he": "male", "his": "male", "himself": "male",
+                   "she": "female", "her": "female", "herself": "female"}
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",
               "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Christmas",
               "January", "February", "March", "July", "September", "October", "November", "December",
@@ -65,7 +66,7 @@ _PRON_BEFORE = re.compile(r"(?:^|[.!?;]\s+|,\s+|\band\s+)([Hh]e|[Ss]he)" + _ADV 
 _VOCATIVE = re.compile(r"(?:^|[,;!?—]\s*|\b(?:[Dd]ear(?:est)?|[Mm]y|[Oo]h?|[Gg]ood|[Pp]oor)\s+)(" + _NAME
                        + r")(?=\s*(?:[,!?.;—]|$))")
 _SENTENCE_END = re.compile(NOT_AFTER_TITLE + r"(?<!\s[A-Z])[" + EN_CLAUSE_END_MARKS + "]")
-_PRONOUN = re.compile(r"\b(he|his|himself|she|herself)\b|[.!?;:\"“”‘’]|\b[A-Z]")
+_PRONOUN = re.compile(r"\b(he|his|himself|she|her(?= [a-z])|herself)\b|[.!?;:\"“”‘’]|\b[A-Z]")
 
 
 @dataclass
@@ -211,7 +212,8 @@ def _vocatives(scan: _Scan, words: str) -> list[str]:
 
 
 def _pronoun_evidence(scan: _Scan, form: _Form) -> None:
-    """`he`/`she` words after the form's mentions, up to the sentence end or the next capital."""
+    """`he`/`she` words after the form's mentions, up to the sentence end or the next capital. A possessive
+    `her` (`May shook her head`) counts; an object `her` (`kissed her.`) does not: it is someone else."""
     text = scan.text
     for _, end in scan.mentions.get(form.surface, ())[:400]:
         for m in _PRONOUN.finditer(text, end, end + 80):

@@ -23,4 +23,4 @@ class CastMember:
     def to_character(self, series: str, language: str = "en") -> Character:
         return Character(id=self.id, name=self.name, series=series, language=language,
                          aliases=[a for a in self.aliases if a != self.name], gender=self.gender,
-                         narrator=self.narrator)
+                         narrator=self.narrator, mentions=self.count)

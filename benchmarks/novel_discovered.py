@@ -35,12 +35,18 @@ def gold_map(book: Path, cast) -> dict[str, str]:
         for n in c.names()[1:]:
             owners.setdefault(normalize_name(n), set()).add(c.id)
     mains = {normalize_name(c.name): c.id for c in chars}
+    speaking = {q.speaker for q in pdnc.load_quotes(book)}
     out = {}
     for m in cast:
-        if normalize_name(m.name) in mains:  # the same full name: that character, whatever the aliases say
-            out[m.id] = mains[normalize_name(m.name)]
-            continue
         names = [m.name, *m.aliases]
+        if normalize_name(m.name) in mains:  # the same full name: that character, whatever the aliases say ...
+            out[m.id] = mains[normalize_name(m.name)]
+            # ... unless the gold list names one person twice (HardTimes: `Childers`, who never speaks, and
+            # `Mr. E. W. B. Childers`): then the one speaker the member's other names belong to
+            other = set().union(*(owners.get(normalize_name(n), set()) for n in names[1:])) & speaking
+            if out[m.id] not in speaking and len(other) == 1:
+                out[m.id] = next(iter(other))
+            continue
         ids = set().union(*(owners.get(normalize_name(n), set()) for n in names))
         if len(ids) != 1:
             ids = {index.lookup(n) for n in names} - {None}

@@ -39,7 +39,8 @@ class Character:
     sources: list[str] = field(default_factory=list)
     narrator: bool = False  # the first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs
     # how often the text names a discovered cast member (`cast.discover_cast`); None for a configured character.
-    # Attribution lowers the confidence of turn-taking guesses for a rarely named one. Never written to a file.
+    # Attribution lowers the confidence of turn-taking guesses for a rarely named one. Never written to a file,
+    # never read from one (`mentions:` in a character file is an unknown key).
     mentions: Optional[int] = None
 
     @field_validator("aliases", "sources", mode="before")
@@ -93,6 +94,8 @@ def load_character(path: str | Path) -> Character:
         raise InputError(f"id {data['id']!r} differs from the file name; a character's id is its file name "
                          f"({path.stem!r})", path)
     data.setdefault("series", "")
+    if "mentions" in data:  # counted by discovery in one text, never configured
+        raise InputError("unknown key mentions", path)
     try:
         return Character(**data)
     except ValidationError as e:

@@ -101,6 +101,7 @@ def test_build_lines_refuses_a_bad_config_before_extracting(root):
     ("name: Rosalind\nseries: x\nalias: [Ros]\n", "unknown key alias"),
     ("name: Rosalind\nseries: x\ngender: f\n", "gender"),
     ("name: Rosalind\nseries: x\nnarrator: perhaps\n", "narrator"),
+    ("name: Rosalind\nseries: x\nmentions: 40\n", "unknown key mentions"),  # discovery's count, not configuration
     ("series: x\n", "needs at least 'name'"),
 ])
 def test_a_bad_character_file_is_one_line_error_naming_key_and_file(root, text, needle):

@@ -514,8 +514,8 @@ class TagMixin(RoleMixin):
         return a
 
     def _named_pre_tag(self, pre: tuple[int, int]) -> Attribution | None:
-        """`…, and Margaret said, "…" he said, "Thank you,"`: a name tag right before the quote beats the
-        pronoun tag after it (that one opens the next quote of the paragraph, or tells of a reply)."""
+        """`…, and Anne said, "Shall we go?" he nodded`: a name tag right before the quote beats the pronoun
+        tag after it (that one tells of the reply, or opens the next quote of the paragraph)."""
         a = self._pre_tag(*pre)
         if a is None or not a.speaker or a.rule not in ("pre-name-verb", "pre-name-verb/sub", "pre-by-name"):
             return None

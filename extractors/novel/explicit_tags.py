@@ -524,7 +524,7 @@ class TagMixin(RoleMixin):
 
     _BARE_REST = re.compile(r"\s+(?:(?:\w+ly|then|now|again|at\s+once|at\s+last|at\s+length|was|had)\s+)*(?:" + VERBS_EN
                             + r"|went\s+on|began|continued|proceeded|resumed|was\s+continuing)(?:\s+(?:\w+ly|again|then|now|at\s+once|"
-                            r"at\s+last|at\s+length|aloud|on|in|out))*\s*[.:]")
+                            r"at\s+last|at\s+length|aloud|on|in|out))*\s*\.")  # with a colon it is a tag (`_tag`), not a hint
 
     def _bare_prev(self, s: int, e: int) -> Attribution | None:
         """A narration paragraph ending with a bare sentence `Poirot went on.` / `Mr. Mace began at once.` /

@@ -120,3 +120,17 @@ def test_a_pronoun_tag_of_the_other_gender_hands_the_word_over():
     assert [q.text(text) for q in qs] == ["Do you go?", "Thank you,"] and qs[1].handover
     same = 'Then Margaret said, "Do you go?" she said, "tonight?"\n'
     assert len(find_quotes(same, split_paragraphs(same), None, lambda name: gender(name.casefold()))) == 1
+
+
+def test_a_quoted_word_in_narration_is_a_mention_not_an_utterance(tmp_path):
+    text = ('He winced at the word "inquest." She had grown too "different" for them, and kept a "life-preserver"'
+            ' by the door.\n\nShe heard cries of "Mother!" and a sharp "Come here" from the hall, then shouting'
+            ' "Stop thief" he ran.\n\n"Yes," said Tom, and then, "Not quite."\n\nThe maid gasped "Oh no," she said.\n')
+    words, _ = quotes_of(text)
+    assert words == ["Mother!", "Stop thief", "Yes, Not quite.", "Oh no,"]
+    p = tmp_path / "mentions.txt"
+    p.write_text(text, encoding="utf-8")
+    tom = Character(id="tom", name="Tom", series="t", gender="male")
+    lines = extract_novel(p, "w", {"tom": tom}, language="en")
+    assert [ln.text for ln in lines if ln.kind == "dialogue"] == words
+    assert any('the word "inquest."' in ln.text for ln in lines if ln.kind != "dialogue")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..text import SENTENCE_END_MARKS
+from .quote_mentions import is_mention
 from .speech_tags import VERBS_EN
 
 STYLES = ("cjk", "curly", "double", "backtick", "curly_single", "single")
@@ -187,6 +188,9 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
     for pi, (ps, pe) in enumerate(paragraphs):
         p = text[ps:pe]
         spans, first_open, left_open = _scan_paragraph(p, style)
+        if style != "cjk":  # `the word "inquest."`: a mention is narration, not an utterance
+            last = len(spans) - 1
+            spans = [sp for k, sp in enumerate(spans) if (left_open and k == last) or not is_mention(p, *sp)]
         if not spans:
             carry = None
             continue

@@ -46,7 +46,7 @@ def at_hold(gold, matched, hold: float) -> dict:
 
 def purity(book: Path, gold, lines, solo: str | None = None) -> list[tuple[str, int, float, float]]:
     """(character, stories, share with only their own words, share with every quotation right)."""
-    from pipeline.segment import Params, Segmenter
+    from pipeline.segment import Params, Segmenter, floored
 
     chars = pdnc.load_characters(book)
     resolver = AliasResolver(chars)
@@ -54,10 +54,12 @@ def purity(book: Path, gold, lines, solo: str | None = None) -> list[tuple[str, 
     top = [c for c, _ in collections.Counter(g.speaker for g in gold).most_common(3)]
     out = []
     for cid in top:
-        stories = Segmenter(cid, resolver, Params(solo=solo) if solo else Params()).run(lines)
+        params = Params(solo=solo) if solo else Params()
+        stories = Segmenter(cid, resolver, params).run(lines)
+        shown = [floored(ln, params.turn_floor) for ln in lines]  # the speakers a story shows
         own = right = 0
         for st in stories:
-            said = [ln for ln in lines[st.first_index:st.last_index + 1] if ln.kind == "dialogue" and ln.speaker]
+            said = [ln for ln in shown[st.first_index:st.last_index + 1] if ln.kind == "dialogue" and ln.speaker]
             own += all(truth.get(ln.index, "?") == cid for ln in said if ln.speaker == cid)
             right += all(truth.get(ln.index) == ln.speaker for ln in said if ln.index in truth)
         n = len(stories)

@@ -12,6 +12,11 @@ end of a unit (scene, chapter, episode). It is trimmed to R's last reply plus
 span units, always hold an exchange (another speaker's line, then R's), and are de-duplicated
 by text. A line longer than half the budget is split at sentence ends first, never dropped.
 
+Guesses. A novel's untagged turns carry turn-taking guesses whose confidence is a calibrated probability (kept in
+lines.jsonl from the extractor's hold, 0.88). In a story a guess below `turn_floor` (0.92, the precision the hold is
+chosen for) is a line of nobody's: on the 12 PDNC dev novels this lifts story purity (own words 0.958 -> 0.968,
+every quotation right 0.948 -> 0.954) for 7% fewer stories. Tags, cues, subtitles and voices are not touched.
+
 Solo stories (`solo.py`). R's lines that answer no one (a quote page, a monologue, a voice line, a
 line the exchange stories left out) become stories of their own kind after the exchange pass: the
 occasion as `旁白:` lines, then R's line(s). `Params.solo` decides which: `source` (default) R's lines
@@ -51,6 +56,7 @@ class Params:
     trailing_context: int = 1
     min_reply_chars: int = 2
     solo: str = "source"  # source | lines | units | none: which of R's unanswering lines become solo stories
+    turn_floor: float = 0.92  # a turn-taking guess below this confidence shows as nobody's line in a story
 
     def __post_init__(self):
         if self.solo not in SOLO_MODES:
@@ -170,6 +176,14 @@ class _Buffer:
         return items
 
 
+def floored(ln: Line, floor: float) -> Line:
+    """A turn-taking guess (a novel's untagged turn) below `floor`, as a line of nobody's: a story shows no guess
+    less sure than that, whoever's line it is."""
+    if ln.evidence == "turn-taking" and ln.speaker and (ln.confidence or 0.0) < floor:
+        return replace(ln, speaker=None, name=None, confidence=None, evidence=None)
+    return ln
+
+
 def _units(lines: Iterable[Line]) -> Iterator[list[Line]]:
     cur: list[Line] = []
     key = None
@@ -215,7 +229,7 @@ class Segmenter:
                 seen.add(digest)
                 stories.append(self._story(len(stories) + 1, items, text, solo))
 
-        for unit in _units(lines):
+        for unit in _units(floored(ln, self.p.turn_floor) for ln in lines):
             prepared = _prepare(unit, self.resolver, self.p)
             covered: set[int] = set()
             for items in self._segment_unit(prepared):

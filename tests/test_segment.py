@@ -108,3 +108,20 @@ def test_no_story_without_a_prompt_from_someone_else():
     near = [mk(0, "celia")] + [mk(i, None, "narration") for i in range(1, 3)] + [mk(3, "rosalind")]
     assert len(Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10)).run(near)) == 1
     assert len(Segmenter("rosalind", resolver(), Params(max_gap=3, max_narration=10, solo="none")).run(near)) == 1
+
+
+def test_a_turn_taking_guess_below_the_floor_is_nobodys_line_in_a_story():
+    """A novel's untagged-turn guess less sure than `turn_floor` shows as nobody's line, whoever it guessed; a tag
+    (explicit-verb) of the same confidence stays."""
+    def mk(i, who, ev, conf):
+        return Line("w", "s", "1", i, "dialogue", f"line {i} words", speaker=who, name=who, confidence=conf, evidence=ev)
+    lines = [mk(0, "orlando", "explicit-verb", 0.95), mk(1, "rosalind", "turn-taking", 0.90),
+             mk(2, "orlando", "turn-taking", 0.91), mk(3, "rosalind", "turn-taking", 0.97),
+             mk(4, "celia", "explicit-verb", 0.90), mk(5, "rosalind", "explicit-verb", 0.90)]
+    stories = Segmenter("rosalind", resolver(), Params(solo="none")).run(lines)
+    shown = [(d["speaker"], d["text"]) for st in stories for d in st.lines]
+    assert ("rosalind", "line 1 words") not in shown and (None, "line 1 words") in shown
+    assert ("orlando", "line 2 words") not in shown
+    assert ("rosalind", "line 3 words") in shown and ("rosalind", "line 5 words") in shown
+    loose = Segmenter("rosalind", resolver(), Params(solo="none", turn_floor=0.0)).run(lines)
+    assert ("rosalind", "line 1 words") in [(d["speaker"], d["text"]) for st in loose for d in st.lines]

@@ -246,7 +246,7 @@ def _book(episode: list[str], spread: list[str] = (), filler: int = 300) -> str:
     the paragraphs of `spread` are dealt out evenly over the whole book."""
     paras = []
     for i in range(filler):
-        paras += [f"Anna walked to the window in the evening number {i} and looked at Bob for a while.",
+        paras += [f"Anna walked to the window in the evening number {i}, and Bob smiled for a while.",
                   '"It is late," said Anna.', '"It is," said Bob.']
         if i == filler // 2:
             paras += episode
@@ -279,13 +279,15 @@ def test_role_spread_over_the_book_is_no_member():
 def test_role_joined_to_the_name_in_apposition():
     """`Mrs. Quill, the matron of the house,` ties `the matron` to Mrs. Quill: her `said the matron` tags are
     hers (PDNC: Mrs. Corney, the matron; Mr. Sowerberry, the parochial undertaker). A role put in apposition with
-    two people (`the warden`) joins neither."""
+    two people (`the warden`) joins neither, and a vocative inside a quotation (`"Hide, Bob, the keeper!"`) is
+    no apposition."""
     spread = ["Mrs. Quill, the matron of the house, came in with her keys."]
     spread += [f'"Sit down {k}," said the matron. She smiled.' for k in range(6)]
     spread += ["Bob, the warden of the east gate, nodded.", "Anna, the warden of the west gate, nodded."]
     spread += [f'"Open up {k}," said the warden.' for k in range(4)]
-    spread += ['"Yes," said Mrs. Quill.', '"No," said Mrs. Quill.']
+    spread += ['"Yes," said Mrs. Quill.', '"No," said Mrs. Quill.', '"Hide, Bob, the keeper!" said Anna.']
+    spread += [f'"Halt {k}," said the keeper.' for k in range(4)]
     cast = discover_cast(_book([], spread), "en")
     quill = next(m for m in cast if m.name == "Mrs. Quill")
     assert "The Matron" in quill.aliases and quill.speaks >= 8, (quill, [m.name for m in cast])
-    assert not any("The Warden" in [m.name, *m.aliases] for m in cast), [(m.name, m.aliases) for m in cast]
+    assert not any({"The Warden", "The Keeper"} & {m.name, *m.aliases} for m in cast), [(m.name, m.aliases) for m in cast]

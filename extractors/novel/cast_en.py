@@ -188,7 +188,7 @@ def discover_en(text: str) -> list[CastMember]:
     forms = _forms(scan, speaks, voc)
     for f in forms:
         _pronoun_evidence(scan, f)
-    people = add_roles(scan, roles, _merge(forms, scan.together))
+    people = add_roles(scan, roles, _merge(forms, scan.together), sorted(s for q in quotes for s in q.outer))
     weak = Counter(_resolve_pronouns(scan, people, quotes, paras, prons).values())
     members = [_member(p, weak[i]) for i, p in enumerate(people)]
     members = [m for m, p in zip(members, people) if (sum(f.speaks for f in p.forms) or sum(voc[a] for a in [m.name, *m.aliases]) >= 2)

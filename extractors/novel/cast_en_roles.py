@@ -71,15 +71,18 @@ def _role_form(scan: _Scan, noun: str, tags: int, spans: list[tuple[int, int]]) 
 _APPOS_END = r"(?=\s*[,.;:!?)\u2014]|\s+(?:of|who|whom|whose|in|at|from)\b)"
 
 
-def _tied(scan: _Scan, noun: str, form: _Form, people: list[_Person], ends: list[tuple[int, int]]) -> _Person | None:
+def _tied(scan: _Scan, noun: str, form: _Form, people: list[_Person], ends: list[tuple[int, int]],
+          spoken: list[tuple[int, int]]) -> _Person | None:
     """The one named member the narration puts in apposition with the role (`<name>, the [adj] <noun>`), whose
     gender does not contradict the role's `he`/`she` evidence; None when none or several. `ends`: sorted
-    (end offset of a mention, index of its person in `people`)."""
+    (end offset of a mention, index of its person in `people`); `spoken`: sorted quotation spans, where a
+    vocative is no apposition (`"Run, Oliver, the beadle!"`)."""
     keys = [e for e, _ in ends]
     hits = set()
     for m in re.finditer(r",\s+the\s+(?:[a-z\-]+\s+){0,2}?" + noun + r"\b" + _APPOS_END, scan.text):
         k = bisect_right(keys, m.start()) - 1
-        if k >= 0 and keys[k] == m.start():
+        q = bisect_right(spoken, (m.start(), len(scan.text))) - 1
+        if k >= 0 and keys[k] == m.start() and not (q >= 0 and spoken[q][1] > m.start()):
             hits.add(ends[k][1])
     if len(hits) != 1:
         return None
@@ -88,8 +91,10 @@ def _tied(scan: _Scan, noun: str, form: _Form, people: list[_Person], ends: list
     return None if g and person.gender() not in (g, None) else person
 
 
-def add_roles(scan: _Scan, roles: dict[str, list[int]], people: list[_Person]) -> list[_Person]:
-    """Join each role tied to one named member to that member; make the frequent one-episode roles members."""
+def add_roles(scan: _Scan, roles: dict[str, list[int]], people: list[_Person],
+              spoken: list[tuple[int, int]]) -> list[_Person]:
+    """Join each role tied to one named member to that member; make the frequent one-episode roles members.
+    `spoken`: the sorted spans of the quotations (with their quote marks)."""
     out = list(people)
     named = {f.surface: f for p in people for f in p.forms}
     nouns = role_nouns(roles)
@@ -100,7 +105,7 @@ def add_roles(scan: _Scan, roles: dict[str, list[int]], people: list[_Person]) -
     spans = _mentions(scan.text, nouns)
     for noun, at in nouns.items():
         form = _role_form(scan, noun, len(at), spans[noun])
-        person = _tied(scan, noun, form, people, ends)
+        person = _tied(scan, noun, form, people, ends, spoken)
         if person is not None:
             person.forms.append(form)
         elif len(at) >= ALONE_TAGS and (at[-1] - at[0]) <= ALONE_SPAN * len(scan.text):

@@ -131,8 +131,8 @@ def test_age_of_innocence_merges(pdnc):
 
 def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     """No configured characters: the discovered cast attributes The Invisible Man, scored through the benchmark's
-    gold mapping (benchmarks/novel_discovered.py; measured precision 0.955, coverage 0.617: `said the mariner`,
-    a description naming no discovered member, no longer goes to the Invisible Man by alternation, and turn-taking
+    gold mapping (benchmarks/novel_discovered.py; measured precision 0.967, coverage 0.642: `said the mariner`
+    goes to the discovered role member `The Mariner`, not to the Invisible Man by alternation, and turn-taking
     guesses for thinly named members are held)."""
     import importlib.util
 
@@ -152,7 +152,8 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     gold = load_quotes(book)
     att = [(g.speaker, to_gold.get(ln.speaker)) for g, ln in zip(gold, evaluate.match(gold, lines)) if ln is not None and ln.speaker]
     prec = sum(1 for g, p in att if g == p) / len(att)
-    assert prec >= 0.95 and len(att) / len(gold) >= 0.61, (prec, len(att) / len(gold))
+    assert prec >= 0.96 and len(att) / len(gold) >= 0.64, (prec, len(att) / len(gold))
+    assert any(m.name == "The Mariner" for m in cast[:15]), [m.name for m in cast[:15]]
 
 
 def test_places_are_not_cast(pdnc):
@@ -199,8 +200,9 @@ def test_title_after_of_or_an_inner_quote_stays_with_its_name():
 
 def test_dev_books_top_speakers_floor(pdnc):
     """benchmarks/cast_discovery.py over the 12 PDNC dev books (gold alias lists corrected by PDNC's mention
-    annotations): measured 111/120 of the gold top-10 speakers in the first 15 members, 1 wrong merge
-    (HardTimes `Thomas` given to Mr. Gradgrind; the annotators give it to his son); Room's Mr. Beebe among them."""
+    annotations): measured 113/120 of the gold top-10 speakers in the first 15 members, 1 wrong merge
+    (HardTimes `Thomas` given to Mr. Gradgrind; the annotators give it to his son); Room's Mr. Beebe among them,
+    and the role speakers: The Invisible Man's `The Mariner`, Oliver Twist's Mrs. Corney (`the matron`)."""
     import importlib.util
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "cast_discovery.py"
@@ -212,7 +214,9 @@ def test_dev_books_top_speakers_floor(pdnc):
         s = bench.score(discover_cast(read_novel(pdnc / book / "novel_text.txt"), "en"), *bench.gold(pdnc / book))
         found, wrong = found + s["top"], wrong + s["wrong"]
         assert book != "ARoomWithAView" or "mr_beebe" not in s["missed"], s
-    assert found >= 110 and wrong <= 1, (found, wrong)
+        assert book != "TheInvisibleMan" or "the_mariner" not in s["missed"], s
+        assert book != "OliverTwist" or "mrs_corney" not in s["missed"], s
+    assert found >= 112 and wrong <= 1, (found, wrong)
 
 
 def test_hyphenated_adverb_in_a_speech_tag():
@@ -235,3 +239,55 @@ def test_possessive_her_is_gender_evidence():
     cast = {m.name: m for m in discover_cast(text, "en")}
     assert cast["Quenby"].gender == "female", {n: m.gender for n, m in cast.items()}
     assert cast["Tom"].gender != "female", {n: m.gender for n, m in cast.items()}
+
+
+def _book(episode: list[str], spread: list[str] = (), filler: int = 300) -> str:
+    """An invented novel: Anna and Bob talk through `filler` scenes; `episode` sits in one place in the middle,
+    the paragraphs of `spread` are dealt out evenly over the whole book."""
+    paras = []
+    for i in range(filler):
+        paras += [f"Anna walked to the window in the evening number {i}, and Bob smiled for a while.",
+                  '"It is late," said Anna.', '"It is," said Bob.']
+        if i == filler // 2:
+            paras += episode
+        if spread and i % (filler // len(spread)) == 0 and i // (filler // len(spread)) < len(spread):
+            paras.append(spread[i // (filler // len(spread))])
+    return "\n\n".join(paras)
+
+
+def test_role_member_of_one_episode():
+    """`said the mariner` eight times within one episode, and the text never names him: a member `The Mariner`
+    (PDNC: The Invisible Man's mariner, 25 tags in 3% of the book). Generic nouns (`said the man`) never make one."""
+    episode = []
+    for k in range(8):
+        episode += [f'"Fine weather {k}," said the mariner, and he spat.', f'"Fine indeed {k}," said Bob.',
+                    f'"Who goes there {k}?" said the man.']
+    cast = {m.name: m for m in discover_cast(_book(episode), "en")}
+    assert "The Mariner" in cast and cast["The Mariner"].speaks >= 8, sorted(cast)
+    assert cast["The Mariner"].gender == "male" and cast["The Mariner"].id == "the_mariner"
+    assert "The Man" not in cast, sorted(cast)
+
+
+def test_role_spread_over_the_book_is_no_member():
+    """The same eight tags dealt out over the whole book: a role running through a book is another name of
+    someone (`the beadle`, `the painter`), so without a tie to a name it makes no member."""
+    spread = [f'"Fine weather {k}," said the mariner.' for k in range(8)]
+    cast = {m.name: m for m in discover_cast(_book([], spread), "en")}
+    assert "The Mariner" not in cast and not any("The Mariner" in m.aliases for m in cast.values()), sorted(cast)
+
+
+def test_role_joined_to_the_name_in_apposition():
+    """`Mrs. Quill, the matron of the house,` ties `the matron` to Mrs. Quill: her `said the matron` tags are
+    hers (PDNC: Mrs. Corney, the matron; Mr. Sowerberry, the parochial undertaker). A role put in apposition with
+    two people (`the warden`) joins neither, and a vocative inside a quotation (`"Hide, Bob, the keeper!"`) is
+    no apposition."""
+    spread = ["Mrs. Quill, the matron of the house, came in with her keys."]
+    spread += [f'"Sit down {k}," said the matron. She smiled.' for k in range(6)]
+    spread += ["Bob, the warden of the east gate, nodded.", "Anna, the warden of the west gate, nodded."]
+    spread += [f'"Open up {k}," said the warden.' for k in range(4)]
+    spread += ['"Yes," said Mrs. Quill.', '"No," said Mrs. Quill.', '"Hide, Bob, the keeper!" said Anna.']
+    spread += [f'"Halt {k}," said the keeper.' for k in range(4)]
+    cast = discover_cast(_book([], spread), "en")
+    quill = next(m for m in cast if m.name == "Mrs. Quill")
+    assert "The Matron" in quill.aliases and quill.speaks >= 8, (quill, [m.name for m in cast])
+    assert not any({"The Warden", "The Keeper"} & {m.name, *m.aliases} for m in cast), [(m.name, m.aliases) for m in cast]

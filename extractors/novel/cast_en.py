@@ -25,19 +25,24 @@ belong together, a gender guess, and the first-person narrator.
    0.36-0.68, people at most 0.33).
 7. Narrator: frequent `said I` tags make a narrator member, named by the vocative the other speakers
    use most in the replies next to the narrator's lines (`"My dear Hastings,`), else `Narrator`.
+8. Roles: a tag whose subject is a lower-case role noun (`said the mariner`, `the matron cried`) joins the one
+   named member the narration puts in apposition with it (`Mrs. Corney, the matron of the workhouse`), or,
+   frequent and confined to one episode, is a member of its own (`The Mariner`); generic nouns (`the man`,
+   `the other`, `the voice`) never count (`cast_en_roles.py`, with the counts behind the rule).
 
-Steps 1-2 live in `cast_en_scan.py`, steps 3-4 in `cast_en_merge.py`; this module ranks, finds the
-narrator and puts the members together.
+Steps 1-2 live in `cast_en_scan.py`, steps 3-4 in `cast_en_merge.py`, step 8 in `cast_en_roles.py`; this
+module ranks, finds the narrator and puts the members together.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections import Counter
+from collections import Counter, defaultdict
 
 from .cast_en_merge import _merge, _Person
-from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _Scan, _split, _tag, _vocatives
+from .cast_en_roles import add_roles
+from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
 from .cast_member import CastMember
 from .chapters import split_paragraphs
 from .quotes import Quote, detect_style, find_quotes
@@ -71,8 +76,8 @@ _WEAK = 0.5  # what a pronoun tag resolved to a person (`_resolve_pronouns`) add
 
 
 def _member(person: _Person, weak: int = 0) -> CastMember:
-    forms = sorted(person.forms, key=lambda f: (f.count < 2, -len(f.names), -f.count))
-    name = forms[0].surface  # the fullest name the text uses more than once
+    forms = sorted(person.forms, key=lambda f: (f.role, f.count < 2, -len(f.names), -f.count))
+    name = forms[0].surface  # the fullest name the text uses more than once (a role only for want of a name)
     aliases = [f.surface for f in sorted(person.forms, key=lambda f: -f.count) if f.surface != name]
     return CastMember(name=name, aliases=aliases, gender=person.gender(),
                       count=sum(f.count for f in person.forms),
@@ -80,22 +85,24 @@ def _member(person: _Person, weak: int = 0) -> CastMember:
 
 
 def _collect(text: str, scan: _Scan):
-    """Speech-tag counts, vocative counts, narrator tag count and vocatives next to the narrator's lines."""
+    """Speech-tag counts, vocative counts, narrator tag count, vocatives next to the narrator's lines, and the
+    role tags (`said the mariner`: role noun -> offsets of its quotations)."""
     paras = split_paragraphs(text)
     quotes = find_quotes(text, paras, detect_style(text)) if paras else []
     speaks, voc = Counter(), Counter()
     tags = []
     vocs = []
     prons = []  # (quotation index, gender) of pronoun tags
+    roles = defaultdict(list)
     for i, (q, (gaps, after, before)) in enumerate(zip(quotes, _pieces(text, paras, quotes))):
         who = _tag(scan, gaps, after, before)
         tags.append(who)
         if who:
             speaks[who] += 1
-        else:
-            g = _pron_tag(gaps, after, before)
-            if g:
-                prons.append((i, g))
+        elif g := _pron_tag(gaps, after, before):
+            prons.append((i, g))
+        elif role := _role_tag(gaps, after, before):
+            roles[role].append(q.outer[0][0])
         v = _vocatives(scan, q.text(text))
         vocs.append(v)
         voc.update(v)
@@ -106,7 +113,7 @@ def _collect(text: str, scan: _Scan):
         for j in (i - 1, i + 1):
             if 0 <= j < len(quotes) and tags[j] != "I" and quotes[j].para != quotes[i].para:
                 near.update(vocs[j])
-    return quotes, speaks, voc, near, _apart(quotes, tags, vocs), paras, prons
+    return quotes, speaks, voc, near, _apart(quotes, tags, vocs), paras, prons, roles
 
 
 def _apart(quotes: list[Quote], tags: list[str | None], vocs: list[list[str]]) -> Counter:
@@ -175,13 +182,13 @@ def _narrator(members: list[CastMember], tags_i: int, n_quotes: int, near: Count
 def discover_en(text: str) -> list[CastMember]:
     """The cast of an English novel (unsorted; `discover_cast` orders and cuts it)."""
     scan = _Scan(text)
-    quotes, speaks, voc, near, apart, paras, prons = _collect(text, scan)
+    quotes, speaks, voc, near, apart, paras, prons, roles = _collect(text, scan)
     scan.index()
     scan.together.update(apart)
     forms = _forms(scan, speaks, voc)
     for f in forms:
         _pronoun_evidence(scan, f)
-    people = _merge(forms, scan.together)
+    people = add_roles(scan, roles, _merge(forms, scan.together), sorted(s for q in quotes for s in q.outer))
     weak = Counter(_resolve_pronouns(scan, people, quotes, paras, prons).values())
     members = [_member(p, weak[i]) for i, p in enumerate(people)]
     members = [m for m, p in zip(members, people) if (sum(f.speaks for f in p.forms) or sum(voc[a] for a in [m.name, *m.aliases]) >= 2)

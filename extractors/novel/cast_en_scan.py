@@ -2,8 +2,8 @@
 
 `_Scan` finds every capitalised name sequence with its titles (`Mr. Darcy`, `Lady Catherine de
 Bourgh`, `the Mock Turtle`) and keeps the words the text writes capitalised mid-sentence; `_Form` is
-one surface form with its counts; `_tag` / `_pron_tag` read the speech tag next to a quotation and
-`_vocatives` the people a quotation addresses.
+one surface form with its counts; `_tag` / `_pron_tag` / `_role_tag` read the speech tag next to a quotation
+(a name, a pronoun, a lower-case role noun) and `_vocatives` the people a quotation addresses.
 """
 
 from __future__ import annotations
@@ -63,6 +63,12 @@ _PRON_AFTER = re.compile(_LEAD + r"(?:and\s+)?(?:" + _V + _ADV + r"\s+(he|she)\b
                          + _V + r")")
 _PRON_BEFORE = re.compile(r"(?:^|[.!?;]\s+|,\s+|\band\s+)([Hh]e|[Ss]he)" + _ADV + r"\s+(?:had\s+)?" + _V + _ADV
                           + r"(?:\s+(?:to|with|in|at)\s+(?:[\w'’]+\s+){0,3}?[\w'’]+)?\s*[,:—–-]?\s*$")
+# `said the mariner`, `the matron said`, `"…," the beadle replied:`: a role noun (lower case) as the subject of a tag
+_ROLE = r"the\s+([a-z]+)"
+_ROLE_AFTER = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+" + _ROLE + r"(?=\s*(?:[,.;:!?—–\-]|$))")
+_ROLE_AFTER_SUBJ = re.compile(_LEAD + _ROLE + _ADV + r"\s+(?:had\s+|has\s+)?" + _V)
+_ROLE_BEFORE = re.compile(r"(?:^|[.!?;]\s+|,\s+|\band\s+)[Tt]he\s+([a-z]+)" + _ADV + r"\s+(?:had\s+)?" + _V + _ADV
+                          + r"(?:\s+(?:to|with|in|at)\s+(?:[\w'’]+\s+){0,3}?[\w'’]+)?\s*[,:—–-]?\s*$")
 _VOCATIVE = re.compile(r"(?:^|[,;!?—]\s*|\b(?:[Dd]ear(?:est)?|[Mm]y|[Oo]h?|[Gg]ood|[Pp]oor)\s+)(" + _NAME
                        + r")(?=\s*(?:[,!?.;—]|$))")
 _SENTENCE_END = re.compile(NOT_AFTER_TITLE + r"(?<!\s[A-Z])[" + EN_CLAUSE_END_MARKS + "]")
@@ -82,6 +88,7 @@ class _Form:
     first: bool = False            # a bare word that is the first name of a full name in the text
     at: int = 0                    # offset of the first mention
     surname: bool = False          # a bare word that is the last name of a full name in the text
+    role: bool = False             # a role noun of lower-case tags (`The Mariner` from `said the mariner`)
 
     @property
     def young(self) -> bool:  # `Young Tom` is not `Tom Gradgrind`'s father
@@ -200,6 +207,16 @@ def _pron_tag(gaps: list[str], after: str, before: str) -> str | None:
             return _PRONOUN_GENDER[(m.group(1) or m.group(2)).lower()]
     m = _PRON_BEFORE.search(before)
     return _PRONOUN_GENDER[m.group(1).lower()] if m else None
+
+
+def _role_tag(gaps: list[str], after: str, before: str) -> str | None:
+    """The role noun of a tag whose subject is a lower-case description (`said the mariner` -> `mariner`), or None."""
+    for piece in (*gaps, after):
+        m = _ROLE_AFTER.match(piece) or _ROLE_AFTER_SUBJ.match(piece)
+        if m:
+            return m.group(1)
+    m = _ROLE_BEFORE.search(before)
+    return m.group(1) if m else None
 
 
 def _vocatives(scan: _Scan, words: str) -> list[str]:

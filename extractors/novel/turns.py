@@ -5,7 +5,9 @@ paragraphs (an exchange: at most one short narration paragraph between turns), b
 observations of each turn (explicit name tag, the gender a pronoun tag wants, vocatives, `Sir` /
 `Madam` address, characters acting in the paragraph's narration or in the narration just before,
 the pronoun resolver's local suggestion) and decodes the speakers with the second-order model of
-`conversation.decode`. A turn's posterior is the confidence of its attribution.
+`conversation.decode`. A turn's posterior is the confidence of its attribution. What backs a guess
+(`turn_features`, `_turn_context`, the book's own style model's verdict `_style_llr`) is calibrated in
+`calibration.py`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .conversation import OTHER, Turn, Weights, decode
+from .speaker_style import StyleModel
 
 PRON_GENDER = {"he": "male", "she": "female"}
 
@@ -81,6 +84,8 @@ class ConversationMixin:
     def _conversations(self, res: list[Attribution]) -> None:
         """Decode every exchange (run of quote paragraphs) with the turn-taking model and give the
         untagged turns their most likely speaker."""
+        self.style = StyleModel.fit((a.speaker, self.quotes[j].text(self.text)) for j, a in enumerate(res)
+                                    if a.speaker and a.rule in self.NAME_RULES)
         for r, run in enumerate(self.runs):
             turns: list[Turn] = []
             prev_p = None
@@ -222,9 +227,16 @@ class ConversationMixin:
                 a.speaker, a.confidence = best, round(conf, 3)
                 a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
                 a.turn_features.update(self._turn_context(turns, k, best, post))
+                a.turn_features["style_llr"] = self._style_llr(i, best, post[k])
                 a.turn_features["tag_form"] = tag_form(a.rule) if a.pron_tag else None
                 a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                 a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
+
+    def _style_llr(self, i: int, best: str, post_k: dict) -> float | None:
+        """How much better the book's style model (`speaker_style`) finds quote i in the guess's mouth than in the
+        runner-up's; None when either has no model."""
+        runner = max((c for c in post_k if c not in (best, OTHER)), key=post_k.get, default=None)
+        return self.style.llr(self.quotes[i].text(self.text), best, runner) if runner else None
 
     def _turn_context(self, turns: list[Turn], k: int, best: str, post: list[dict]) -> dict:
         """What the exchange says about a guess beyond `turn_features`: how many of its people share

@@ -1,0 +1,56 @@
+"""How each speaker of one book talks, learnt from that book alone: a multinomial naive Bayes over the words of the
+quotations a name tag gives a speaker (`"…," said Sikes`), used to compare the two most likely speakers of an
+untagged turn (`llr`). Dialect and habit carry it (`wot`, `ain't`, `my dear`, `I say`): it is no evidence on its
+own, only an input of the turn-taking calibration (`calibration.TURN_WEIGHTS`, `style_agrees`/`style_disagrees`).
+
+On the 12 PDNC dev novels, for untagged turns whose two likeliest speakers both have a model and the truth is one
+of them: the turn model's choice is right 0.76 of the time, 0.88 where the style model agrees with it by a
+log-likelihood ratio of at least `STRONG` and 0.57 where it disagrees by as much.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Iterable
+
+MIN_LINES = 15     # tagged quotations a speaker needs before their style is modelled
+ALPHA = 0.5        # additive smoothing of the word counts
+STRONG = 3.0       # |log-likelihood ratio| that counts as the style model agreeing or disagreeing
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|[!?;—]")
+
+
+def tokens(text: str) -> list[str]:
+    return [t.lower() for t in _TOKEN.findall(text)]
+
+
+class StyleModel:
+    """Per-speaker word counts over a shared vocabulary; `llr` compares two speakers on one text."""
+
+    def __init__(self, counts: dict[str, Counter]):
+        self.vocab = len(set().union(*counts.values())) if counts else 0
+        self.counts = counts
+        self.totals = {s: sum(c.values()) for s, c in counts.items()}
+
+    @classmethod
+    def fit(cls, lines: Iterable[tuple[str, str]]) -> "StyleModel":
+        """From (speaker, text) pairs: a model for every speaker with at least MIN_LINES of them."""
+        by: dict[str, list[str]] = {}
+        for speaker, text in lines:
+            by.setdefault(speaker, []).append(text)
+        return cls({s: Counter(t for x in texts for t in tokens(x)) for s, texts in by.items() if len(texts) >= MIN_LINES})
+
+    def __contains__(self, speaker: str) -> bool:
+        return speaker in self.counts
+
+    def _logp(self, words: list[str], speaker: str) -> float:
+        c, n = self.counts[speaker], self.totals[speaker] + ALPHA * (self.vocab + 1)
+        return sum(math.log((c.get(w, 0) + ALPHA) / n) for w in words)
+
+    def llr(self, text: str, a: str, b: str) -> float | None:
+        """log P(text | a) - log P(text | b); None when either has no model or the text no word."""
+        words = tokens(text)
+        if a not in self or b not in self or not words:
+            return None
+        return self._logp(words, a) - self._logp(words, b)

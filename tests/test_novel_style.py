@@ -33,3 +33,17 @@ def test_untagged_turns_carry_the_style_verdict():
     assert [a.speaker for a in untagged] == ["jack", "rose", "jack"]
     assert all(a.turn_features["style_llr"] > 3 for a in untagged)
     assert all("style_llr" not in (a.turn_features or {}) for a in attrs[:-3])
+
+
+def test_style_is_an_emission_of_the_turn_model():
+    """After a tagged turn of A, an untagged turn could be B's or C's alike; the style model's verdict on its words
+    decides between them (and never outweighs alternation: A stays unlikely)."""
+    from extractors.novel.conversation import Turn, decode
+
+    def post(style):
+        return decode([Turn(fixed="a"), Turn(style=style)], ["a", "b", "c"], {"a": "male", "b": "female", "c": "female"})[1]
+    even = post(None)
+    assert abs(even["b"] - even["c"]) < 0.01
+    leans = post({"a": 0.0, "b": 6.0, "c": -6.0})
+    assert leans["b"] > 0.75 and leans["c"] < 0.25 and leans["a"] < 0.01
+    assert post({"a": 10.0, "b": -5.0, "c": -5.0})["a"] < 0.01

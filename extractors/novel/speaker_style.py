@@ -1,7 +1,8 @@
 """How each speaker of one book talks, learnt from that book alone: a multinomial naive Bayes over the words of the
 quotations a name tag gives a speaker (`"…," said Sikes`), used to compare the two most likely speakers of an
-untagged turn (`llr`). Dialect and habit carry it (`wot`, `ain't`, `my dear`, `I say`): it is no evidence on its
-own, only an input of the turn-taking calibration (`calibration.TURN_WEIGHTS`, `style_agrees`/`style_disagrees`).
+untagged turn. Dialect and habit carry it (`wot`, `ain't`, `my dear`, `I say`). It never decides on its own: the
+turn model takes each candidate's centred log-likelihood as a weak emission (`Turn.style`, `Weights.style`), and the
+calibration reads its verdict on the guess against the runner-up (`llr`; `style_agrees`/`style_disagrees`).
 
 On the 12 PDNC dev novels, for untagged turns whose two likeliest speakers both have a model and the truth is one
 of them: the turn model's choice is right 0.76 of the time, 0.88 where the style model agrees with it by a
@@ -43,6 +44,11 @@ class StyleModel:
 
     def __contains__(self, speaker: str) -> bool:
         return speaker in self.counts
+
+    words = staticmethod(tokens)
+
+    def loglik(self, words: list[str], speaker: str) -> float:
+        return self._logp(words, speaker)
 
     def _logp(self, words: list[str], speaker: str) -> float:
         c, n = self.counts[speaker], self.totals[speaker] + ALPHA * (self.vocab + 1)

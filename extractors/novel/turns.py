@@ -95,6 +95,7 @@ class ConversationMixin:
             if all(t.fixed for t in turns):
                 continue
             cands, prior = self._run_candidates(r, run, turns, res)
+            self._style_evidence(run, turns, cands)
             post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=self._run_core(turns))
             if self.debug is not None:
                 self.debug.append((run, turns, cands, post))
@@ -231,6 +232,21 @@ class ConversationMixin:
                 a.turn_features["tag_form"] = tag_form(a.rule) if a.pron_tag else None
                 a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                 a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
+
+    def _style_evidence(self, run: list[int], turns: list[Turn], cands: list[str]) -> None:
+        """Each untagged turn's words under the style model of each candidate that has one, relative to their mean
+        (`Turn.style`, an emission of `conversation.decode`)."""
+        modelled = [c for c in cands if c in self.style]
+        if len(modelled) < 2:
+            return
+        for k, i in enumerate(run):
+            if turns[k].fixed:
+                continue
+            words = self.style.words(self.quotes[i].text(self.text))
+            if words:
+                ll = {c: self.style.loglik(words, c) for c in modelled}
+                mean = sum(ll.values()) / len(ll)
+                turns[k].style = {c: v - mean for c, v in ll.items()}
 
     def _style_llr(self, i: int, best: str, post_k: dict) -> float | None:
         """How much better the book's style model (`speaker_style`) finds quote i in the guess's mouth than in the

@@ -14,7 +14,7 @@ by text. A line longer than half the budget is split at sentence ends first, nev
 
 Guesses. A novel's untagged turns carry turn-taking guesses whose confidence is a calibrated probability (kept in
 lines.jsonl from the extractor's hold, 0.88). In a story a guess below `turn_floor` (0.92, the precision the hold is
-chosen for) is a line of nobody's: on the 12 PDNC dev novels this lifts story purity (own words 0.958 -> 0.968,
+chosen for) is a line of nobody's: on the 12 PDNC dev novels, when introduced, this lifted story purity (own words 0.958 -> 0.968,
 every quotation right 0.948 -> 0.954) for 7% fewer stories. Tags, cues, subtitles and voices are not touched.
 
 Solo stories (`solo.py`). R's lines that answer no one (a quote page, a monologue, a voice line, a

@@ -45,12 +45,8 @@ class StyleModel:
     def __contains__(self, speaker: str) -> bool:
         return speaker in self.counts
 
-    words = staticmethod(tokens)
-
     def loglik(self, words: list[str], speaker: str) -> float:
-        return self._logp(words, speaker)
-
-    def _logp(self, words: list[str], speaker: str) -> float:
+        """log P(words | speaker), `words` as `tokens` gives them; the speaker must have a model."""
         c, n = self.counts[speaker], self.totals[speaker] + ALPHA * (self.vocab + 1)
         return sum(math.log((c.get(w, 0) + ALPHA) / n) for w in words)
 
@@ -59,4 +55,4 @@ class StyleModel:
         words = tokens(text)
         if a not in self or b not in self or not words:
             return None
-        return self._logp(words, a) - self._logp(words, b)
+        return self.loglik(words, a) - self.loglik(words, b)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .conversation import OTHER, Turn, Weights, decode
-from .speaker_style import StyleModel
+from .speaker_style import StyleModel, tokens
 
 PRON_GENDER = {"he": "male", "she": "female"}
 
@@ -242,7 +242,7 @@ class ConversationMixin:
         for k, i in enumerate(run):
             if turns[k].fixed:
                 continue
-            words = self.style.words(self.quotes[i].text(self.text))
+            words = tokens(self.quotes[i].text(self.text))
             if words:
                 ll = {c: self.style.loglik(words, c) for c in modelled}
                 mean = sum(ll.values()) / len(ll)

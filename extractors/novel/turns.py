@@ -228,7 +228,7 @@ class ConversationMixin:
                 a.speaker, a.confidence = best, round(conf, 3)
                 a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
                 a.turn_features.update(self._turn_context(turns, k, best, post))
-                a.turn_features["style_llr"] = self._style_llr(i, best, post[k])
+                a.turn_features["style_llr"] = _style_llr(turns[k], best, post[k])
                 a.turn_features["tag_form"] = tag_form(a.rule) if a.pron_tag else None
                 a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                 a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
@@ -247,12 +247,6 @@ class ConversationMixin:
                 ll = {c: self.style.loglik(words, c) for c in modelled}
                 mean = sum(ll.values()) / len(ll)
                 turns[k].style = {c: v - mean for c, v in ll.items()}
-
-    def _style_llr(self, i: int, best: str, post_k: dict) -> float | None:
-        """How much better the book's style model (`speaker_style`) finds quote i in the guess's mouth than in the
-        runner-up's; None when either has no model."""
-        runner = max((c for c in post_k if c not in (best, OTHER)), key=post_k.get, default=None)
-        return self.style.llr(self.quotes[i].text(self.text), best, runner) if runner else None
 
     def _turn_context(self, turns: list[Turn], k: int, best: str, post: list[dict]) -> dict:
         """What the exchange says about a guess beyond `turn_features`: how many of its people share
@@ -352,6 +346,13 @@ class ConversationMixin:
                 for j in self.by_para[self.quotes[i].para]:
                     run_of.setdefault(j, r)
         return runs, run_of
+
+
+def _style_llr(t: Turn, best: str, post_k: dict) -> float | None:
+    """How much better the book's style model finds the turn's words in the guess's mouth than in the runner-up's
+    (from `Turn.style`); None when either has no model."""
+    runner = max((c for c in post_k if c not in (best, OTHER)), key=post_k.get, default=None)
+    return t.style[best] - t.style[runner] if t.style and best in t.style and runner in t.style else None
 
 
 def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bool, post_k: dict | None = None) -> dict:

@@ -15,8 +15,7 @@ belong together, a gender guess, and the first-person narrator.
    merge; a bare word that still fits several people is left out. `Mrs. Manson` is not `Mrs. Manson
    Mingott` where the text also writes Manson as a surname; `The Marchioness` joins the one
    `Marchioness Manson`; `May Archer` joins `May Welland` as her married name (see `_married`).
-4. Gender: titles, then `he`/`she` after the person's mentions, then the first-name lists of the
-   optional `gender-guesser` package.
+4. Gender: titles, then `he`/`she` after the person's mentions (never a first-name list: see cast_en_merge).
 5. Rank: `speaks` counts the named speech tags, plus half of the pronoun tags (`she said`) resolved to
    the nearest preceding name of that gender in the same or the previous paragraph (76% right on the
    PDNC dev books, so weak evidence: it orders the list but never admits a member on its own).

@@ -14,7 +14,9 @@ belong together, a gender guess, and the first-person narrator.
    the text uses after the bare word. Different titles (`Mr.`/`Mrs.`), genders or first names never
    merge; a bare word that still fits several people is left out. `Mrs. Manson` is not `Mrs. Manson
    Mingott` where the text also writes Manson as a surname; `The Marchioness` joins the one
-   `Marchioness Manson`; `May Archer` joins `May Welland` as her married name (see `_married`).
+   `Marchioness Manson`; `May Archer` joins `May Welland` as her married name (see `_married`). A name the
+   others only call someone by (`"…, Harry,"`) joins the one person whose tagged lines answer it (`Lord
+   Henry`; `cast_en_answers.py`).
 4. Gender: titles, then `he`/`she` after the person's mentions (never a first-name list: see cast_en_merge).
 5. Rank: `speaks` counts the named speech tags, plus half of the pronoun tags (`she said`) resolved to
    the nearest preceding name of that gender in the same or the previous paragraph (76% right on the
@@ -29,8 +31,8 @@ belong together, a gender guess, and the first-person narrator.
    frequent and confined to one episode, is a member of its own (`The Mariner`); generic nouns (`the man`,
    `the other`, `the voice`) never count (`cast_en_roles.py`, with the counts behind the rule).
 
-Steps 1-2 live in `cast_en_scan.py`, steps 3-4 in `cast_en_merge.py`, step 8 in `cast_en_roles.py`; this
-module ranks, finds the narrator and puts the members together.
+Steps 1-2 live in `cast_en_scan.py`, steps 3-4 in `cast_en_merge.py` and `cast_en_answers.py`, step 8 in
+`cast_en_roles.py`; this module ranks, finds the narrator and puts the members together.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 
+from .cast_en_answers import answered_merges
 from .cast_en_merge import _merge, _Person
 from .cast_en_roles import add_roles
 from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
@@ -84,8 +87,8 @@ def _member(person: _Person, weak: int = 0) -> CastMember:
 
 
 def _collect(text: str, scan: _Scan):
-    """Speech-tag counts, vocative counts, narrator tag count, vocatives next to the narrator's lines, and the
-    role tags (`said the mariner`: role noun -> offsets of its quotations)."""
+    """Speech-tag counts, vocative counts, narrator tag count, vocatives next to the narrator's lines, each
+    quotation's tag and vocatives, and the role tags (`said the mariner`: role noun -> offsets of its quotations)."""
     paras = split_paragraphs(text)
     quotes = find_quotes(text, paras, detect_style(text)) if paras else []
     speaks, voc = Counter(), Counter()
@@ -112,7 +115,7 @@ def _collect(text: str, scan: _Scan):
         for j in (i - 1, i + 1):
             if 0 <= j < len(quotes) and tags[j] != "I" and quotes[j].para != quotes[i].para:
                 near.update(vocs[j])
-    return quotes, speaks, voc, near, _apart(quotes, tags, vocs), paras, prons, roles
+    return quotes, speaks, voc, near, (tags, vocs), paras, prons, roles
 
 
 def _apart(quotes: list[Quote], tags: list[str | None], vocs: list[list[str]]) -> Counter:
@@ -181,13 +184,15 @@ def _narrator(members: list[CastMember], tags_i: int, n_quotes: int, near: Count
 def discover_en(text: str) -> list[CastMember]:
     """The cast of an English novel (unsorted; `discover_cast` orders and cuts it)."""
     scan = _Scan(text)
-    quotes, speaks, voc, near, apart, paras, prons, roles = _collect(text, scan)
+    quotes, speaks, voc, near, (tags, vocs), paras, prons, roles = _collect(text, scan)
     scan.index()
+    apart = _apart(quotes, tags, vocs)
     scan.together.update(apart)
     forms = _forms(scan, speaks, voc)
     for f in forms:
         _pronoun_evidence(scan, f)
-    people = add_roles(scan, roles, _merge(forms, scan.together), sorted(s for q in quotes for s in q.outer))
+    people = answered_merges(_merge(forms, scan.together), quotes, tags, vocs, apart)
+    people = add_roles(scan, roles, people, sorted(s for q in quotes for s in q.outer))
     weak = Counter(_resolve_pronouns(scan, people, quotes, paras, prons).values())
     members = [_member(p, weak[i]) for i, p in enumerate(people)]
     members = [m for m, p in zip(members, people) if (sum(f.speaks for f in p.forms) or sum(voc[a] for a in [m.name, *m.aliases]) >= 2)

@@ -308,3 +308,11 @@ def test_a_name_only_the_others_use_joins_who_answers_to_it(pdnc):
 def test_lizzy_joins_elizabeth_but_miss_bennet_does_not(pride):
     eliza = next(m for m in pride if "Elizabeth" in [m.name, *m.aliases])
     assert "Lizzy" in eliza.aliases and "Miss Bennet" not in eliza.aliases
+
+
+def test_interjections_are_not_cast(pdnc):
+    """`"Hullo, …`, `"Ah, …` open speeches like vocatives; The Invisible Man once listed `Ah` and `Hullo` as people."""
+    cast = discover_cast(read_novel(pdnc / "TheInvisibleMan" / "novel_text.txt"), "en")
+    names = {n for m in cast for n in [m.name, *m.aliases]}
+    assert not names & {"Ah", "Hullo", "Hallo", "Lor"}
+    assert "Kemp" in names                                         # the people stay

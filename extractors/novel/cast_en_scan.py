@@ -36,7 +36,11 @@ _PRONOUN_GENDER = {"he": "male", "his": "male", "himself": "male",
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",
               "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Christmas",
               "January", "February", "March", "July", "September", "October", "November", "December",
-              "Spring", "Summer", "Winter", "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma"}
+              "Spring", "Summer", "Winter", "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma",
+              # interjections that open a speech like a vocative, and `Esquire` (`"Hullo, …`, `"Lor, …`)
+              "Ah", "Aha", "Alas", "Hullo", "Hallo", "Halloa", "Hello", "Lor", "Lawk", "Lawks", "Eh", "Hey", "Ahem",
+              "Hurrah", "Bravo", "Pooh", "Pshaw", "Bah", "Hush", "Aye", "Nay",
+              "Esquire", "Esq"}
 
 _WORD = r"[A-Z](?:[a-z]+(?:-[A-Za-z][a-z]+)*|['’][A-Z][a-z]+)(?:[A-Z][a-z]+)?"
 _DOTTED = {"Mr", "Mrs", "Ms", "Dr", "M", "Mme", "Mlle", "Capt", "Col", "Prof", "Rev"}

@@ -42,7 +42,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 
 from .cast_en_answers import answered_merges
-from .cast_en_merge import _merge, _Person
+from .cast_en_merge import ROLE_CLASSES, _merge, _Person
 from .cast_en_roles import add_roles
 from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
 from .cast_member import CastMember
@@ -138,8 +138,9 @@ def _forms(scan: _Scan, speaks: Counter, voc: Counter) -> list[_Form]:
     words = {w for s in seeds for w in _split(s)[2]}
     out = {}
     for surface, ends in scan.mentions.items():
-        if surface in seeds or (len(ends) >= 2 and set(_split(surface)[2]) & words):
-            cls, gender, names, _ = _split(surface)
+        cls, gender, names, _ = _split(surface)
+        once = cls in ROLE_CLASSES and len(names) == 1  # `Doctor Losberne`, once, joins `Mr. Losberne`
+        if surface in seeds or ((len(ends) >= 2 or once) and set(names) & words):
             if names and (cls != "the" or surface in seeds):
                 out[surface] = _Form(surface, cls, gender, names, count=len(ends) or 1,
                                      speaks=speaks[surface], vocative=voc[surface], at=ends[0][0] if ends else 0)

@@ -1,7 +1,7 @@
 """What a user gets with no configuration: each PDNC dev novel attributed with the cast that
 `characters discover` finds (not the gold character list), scored against the gold speakers.
 
-Usage: python benchmarks/novel_discovered.py [--books A,B]
+Usage: python benchmarks/novel_discovered.py [--books A,B] [--stories]
 
 A discovered member counts as a gold character when its names resolve to that character and no
 other; a line given to a member that maps to no gold character counts as wrong (so a name the gold
@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -58,9 +59,10 @@ def gold_map(book: Path, cast) -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--books", default="")
+    ap.add_argument("--stories", action="store_true", help="also print story purity (top-3 gold characters)")
     a = ap.parse_args()
     books = [D / b for b in a.books.split(",")] if a.books else sorted(p for p in D.iterdir() if p.is_dir())
-    precs = []
+    precs, pure = [], []
     for b in books:
         t0 = time.time()
         text = read_novel(b / "novel_text.txt")
@@ -77,7 +79,24 @@ def main() -> None:
         precs.append(prec)
         print(f"{b.name[:28]:28s} cast {len(cast):3d} mapped {len(to_gold):3d}  acc {right / len(rows):.3f} "
               f"cov {len(att) / len(rows):.3f} prec {prec:.3f}  unmapped {sum(1 for _, p in att if p == '?unmapped'):4d}  {dt:4.1f}s")
+        if a.stories:
+            pure += stories(b, gold, lines, to_gold)
     print(f"mean precision {sum(precs) / len(precs):.3f}, worst {min(precs):.3f}")
+    if pure:
+        own, right = [p[2] for p in pure], [p[3] for p in pure]
+        print(f"story purity: mean own-words {sum(own) / len(own):.3f} (worst {min(own):.3f}); "
+              f"mean all-right {sum(right) / len(right):.3f}")
+
+
+def stories(book: Path, gold, lines, to_gold: dict) -> list:
+    """`novel_generalisation.purity` with each discovered speaker shown as its gold character (`?id` if none)."""
+    from novel_generalisation import purity
+
+    mapped = [replace(ln, speaker=to_gold.get(ln.speaker, "?" + ln.speaker)) if ln.speaker else ln for ln in lines]
+    rows = purity(book, gold, mapped)
+    for cid, n, own, right in rows:
+        print(f"  stories {cid:26s} {n:4d}  own-words {own:.3f}  all-right {right:.3f}")
+    return rows
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 joins the one full name it fits; a bare `Darcy` the one person it fits, or the one whose pronouns
 match); different titles, genders or first names never merge, except that a professional title joins
 someone only ever called `Mr.` (`Doctor Losberne`, written once, is `Mr. Losberne`, whom `said the doctor` then
-finds: Oliver Twist with the discovered cast 0.696 -> 0.717). `_married` recognises a married name
+finds: Oliver Twist with the discovered cast 0.696 -> 0.717), and a `Mr.`/`Miss` surname that fits no one joins
+the one full name the text gives that surname (`Miss Bartlett` is `Charlotte Bartlett`). `_married` recognises a married name
 (`May Archer` is `May Welland`). Gender comes from titles, then pronouns. No first-name list: with
 `gender-guesser`'s (once used when installed), `Mr. Gradgrind` joined his son `Tom Gradgrind` (Hard Times:
 discovered-cast precision 0.965 -> 0.744), so a name's gender is never guessed from the name alone.
@@ -167,9 +168,25 @@ def _merge(forms: list[_Form], together: Counter) -> list[_Person]:
                 people.append(_Person(form))
         elif len(fits) == 1:
             fits[0].forms.append(form)
+        elif not fits and (sole := _sole_full_name(form, people, forms)):
+            sole.forms.append(form)
         else:
             people.append(_Person(form))
     return people
+
+
+def _sole_full_name(form: _Form, people: list[_Person], forms: list[_Form]) -> _Person | None:
+    """`Mr. Bounderby` and `Josiah Bounderby`, whose pronouns are the person's, not the form's: a `Mr.`/`Miss`
+    surname joins the one full name the text gives that surname, when that person is of the title's gender."""
+    if form.cls not in ("mr", "miss") or len(form.names) != 1 or not form.gender:
+        return None
+    full = [f for f in forms if f.cls is None and len(f.names) >= 2 and f.names[-1] == form.names[0]]
+    if len(full) != 1:
+        return None
+    owner = [p for p in people if full[0] in p.forms]
+    if len(owner) != 1 or owner[0].gender() != form.gender or owner[0].cls:
+        return None
+    return owner[0]
 
 
 def _married(form: _Form, person: _Person, forms: list[_Form], together: Counter) -> bool:

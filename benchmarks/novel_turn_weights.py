@@ -1,5 +1,6 @@
-"""Maximum-likelihood refit of the turn-taking model's weights (`conversation.Weights`, `turns.SUGGEST`) on
-all twelve PDNC dev novels, scored leave-one-book-out, against the shipped (hand-fitted) weights.
+"""Maximum-likelihood refit of the turn model's weights on the 12 PDNC dev novels, scored leave-one-book-out.
+
+The weights are `conversation.Weights` and `turns.SUGGEST`; the refit is compared with the shipped (hand-fitted) ones.
 
 Usage: python benchmarks/novel_turn_weights.py [--loo] [--nested] [--iters 40]
 

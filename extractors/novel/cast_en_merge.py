@@ -176,8 +176,9 @@ def _merge(forms: list[_Form], together: Counter) -> list[_Person]:
 
 
 def _sole_full_name(form: _Form, people: list[_Person], forms: list[_Form]) -> _Person | None:
-    """`Mr. Bounderby` and `Josiah Bounderby`, whose pronouns are the person's, not the form's: a `Mr.`/`Miss`
-    surname joins the one full name the text gives that surname, when that person is of the title's gender."""
+    """`Miss Bartlett` and `Charlotte Bartlett`, a full name seldom followed by a pronoun of its own: a `Mr.`/`Miss`
+    surname joins the one full name the text gives that surname, when that person is of the title's gender and has
+    no title (`Mr. Bounderby` stays apart from `Josiah Bounderby`: the text also says `Loo Bounderby`)."""
     if form.cls not in ("mr", "miss") or len(form.names) != 1 or not form.gender:
         return None
     full = [f for f in forms if f.cls is None and len(f.names) >= 2 and f.names[-1] == form.names[0]]

@@ -172,7 +172,7 @@ class ConversationMixin:
                 counts[c] = counts.get(c, 0) + w
         voc_count: dict[str, int] = {}
         for t in turns:
-            for c in t.vocatives:
+            for c in sorted(t.vocatives):  # sets iterate in a per-process order: ties must not depend on it
                 voc_count[c] = voc_count.get(c, 0) + 1
         for c, n in voc_count.items():
             if c in counts or n >= 2:

@@ -14,16 +14,14 @@ prior keeps its scale, `tag_mismatch` its -12). Printed:
 - `--loo`: the same figures per book with weights fitted on the other eleven;
 - `--nested`: the production figures with those weights: calibration (`novel_calibrate`) refitted on the other
   books, hold chosen there (precision >= 0.92 on each) and the shipped 0.88 hold.
-Measured (2026-11): held-out log-likelihood better on all twelve books (pooled in-sample -1.063 -> -0.772), but
-production accuracy unchanged (nested: mean 0.690 / worst precision 0.895 -> 0.695 / 0.898 at the chosen hold,
+Measured (2026-11): held-out log-likelihood better on all twelve books (pooled in-sample -1.062 -> -0.772), but
+production accuracy unchanged (nested: mean 0.690 / worst precision 0.895 -> 0.696 / 0.906 at the chosen hold,
 0.635 / 0.938 -> 0.634 / 0.934 at the shipped 0.88): the calibration already takes what the refit adds, so the
 shipped weights stay. About 80 s for the plain run on one core; `--loo --nested` about 22 min.
 """
 from __future__ import annotations
 
 import argparse
-import bisect
-import math
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -33,7 +31,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from extractors.novel import conversation as CV, pdnc, turns as T  # noqa: E402
+from extractors.novel import conversation as CV, evaluate, pdnc, turns as T  # noqa: E402
 from extractors.novel.extract import analyse, read_novel  # noqa: E402
 from novel_calibrate import D  # noqa: E402
 
@@ -41,37 +39,28 @@ torch.set_num_threads(1)
 S = 7                       # candidate slots (at most six candidates) + OTHER, always last
 O, NONE, A = S - 1, S, S + 1
 SUG = list(T.ConversationMixin.SUGGEST)
-FEATS = ["vocative_self", "mentioned_self", "kin_mismatch", "gender_unknown", "gender_mismatch", "soft_gender_mismatch",
-         "addressed_before", "addressed_after", "addr_gender_mismatch", "narr_subj", "narr_before", "style",
-         "peripheral", "prior", "other", "outsider_other"] + ["sug_" + s for s in SUG]
 TRANS = ["repeat", "repeat_after_gap", "third", "third_after_gap"]
+EMIT = [f.name for f in fields(CV.Weights) if f.name not in TRANS + ["tag_mismatch", "peripheral"]]
+FEATS = EMIT + ["peripheral", "prior"] + ["sug_" + s for s in SUG]
+_ZERO = CV.Weights(**{f.name: 0.0 for f in fields(CV.Weights)})
+_UNIT = [CV.Weights(**{**{f.name: 0.0 for f in fields(CV.Weights)}, name: 1.0}) for name in EMIT]
 
 
 def shipped() -> torch.Tensor:
     w = CV.Weights()
-    vals = [1.0 if f == "prior" else getattr(w, f) for f in FEATS[:16]] + [T.ConversationMixin.SUGGEST[s] for s in SUG]
+    vals = [getattr(w, f) for f in EMIT] + [w.peripheral, 1.0] + [T.ConversationMixin.SUGGEST[s] for s in SUG]
     return torch.tensor(vals + [getattr(w, t) for t in TRANS], dtype=torch.float64)
 
 
 def _feats(turns: list, k: int, c: str, gender: dict, core) -> np.ndarray:
-    """The emission inputs of candidate c at turn k (`conversation._emission`, one column per weight)."""
-    t, f = turns[k], np.zeros(len(FEATS))
-    if c == CV.OTHER:
-        f[FEATS.index("outsider_other" if t.outsider else "other")] = 1
-        return f
-    g = gender.get(c)
-    f[0], f[1] = c in t.vocatives, c not in t.vocatives and c in t.mentioned
-    f[2] = bool(t.allowed) and c not in t.allowed
-    f[3], f[4] = bool(t.gender) and g is None, bool(t.gender) and g is not None and g != t.gender
-    f[5] = not t.gender and bool(t.soft_gender and g and g != t.soft_gender)
-    f[6] = k > 0 and c in turns[k - 1].vocatives and not t.gap_before
-    f[7] = k + 1 < len(turns) and c in turns[k + 1].vocatives and not turns[k + 1].gap_before
-    f[8] = sum(1 for kk in (k - 1, k + 1) if 0 <= kk < len(turns) and turns[kk].addr_gender and g and g != turns[kk].addr_gender)
-    f[9], f[10] = c in t.narr_subj, c not in t.narr_subj and c in t.narr_before
-    f[11] = max(-10.0, min(10.0, t.style[c])) if t.style and c in t.style else 0.0
-    f[12] = core is not None and c not in core
-    if t.suggestion == c and t.sug_why in SUG:
-        f[FEATS.index("sug_" + t.sug_why)] = 1
+    """The emission inputs of candidate c at turn k: `conversation._emission` is linear in the weights, so each
+    column is its value under that weight alone (the resolver's suggestion adds its own weight, taken apart by kind)."""
+    f = np.zeros(len(FEATS))
+    base = CV._emission(turns, k, c, gender, _ZERO)     # the suggestion's weight, or 0
+    f[:len(EMIT)] = [CV._emission(turns, k, c, gender, w) - base for w in _UNIT]
+    f[len(EMIT)] = c != CV.OTHER and core is not None and c not in core
+    if base:
+        f[FEATS.index("sug_" + turns[k].sug_why)] = 1
     return f
 
 
@@ -89,26 +78,11 @@ def capture(book: Path) -> list[dict]:
         runs = [r for r, *_ in T.ConversationMixin.debug]
     finally:
         T.decode, T.ConversationMixin.debug = orig, None
-    gold_of = _gold_lookup(gold)
-    return [_arrays(run, quotes, gold_of, *cap) for run, cap in zip(runs, seen)]
+    speaker_of = evaluate.gold_speaker_finder(gold)
+    return [_arrays(run, quotes, speaker_of, *cap) for run, cap in zip(runs, seen)]
 
 
-def _gold_lookup(gold):
-    spans = sorted((s, e, g.speaker) for g in gold for s, e in g.spans)
-    starts = [s for s, _, _ in spans]
-
-    def gold_of(q) -> str | None:
-        s, e = q.spans[0]
-        k = bisect.bisect_right(starts, e) - 1
-        while k >= 0 and spans[k][1] > s - 2000:
-            if min(spans[k][1], e) > max(spans[k][0], s):
-                return spans[k][2]
-            k -= 1
-        return None
-    return gold_of
-
-
-def _arrays(run, quotes, gold_of, turns, cands, gender, prior, core) -> dict:
+def _arrays(run, quotes, speaker_of, turns, cands, gender, prior, core) -> dict:
     states = list(dict.fromkeys(cands))
     slot = {c: j for j, c in enumerate(states)} | {CV.OTHER: O}
     n = len(turns)
@@ -122,7 +96,7 @@ def _arrays(run, quotes, gold_of, turns, cands, gender, prior, core) -> dict:
             F[k, j] = _feats(turns, k, c, gender, cores[k])
             if k == 0 and prior and c != CV.OTHER:
                 F[k, j, FEATS.index("prior")] = prior.get(c, 0.0)
-        g = gold_of(quotes[run[k]])
+        g = speaker_of(quotes[run[k]].spans)
         if g is not None and not t.fixed:
             gold[k] = slot.get(g, O)
     return {"F": F, "fixed": fixed, "gold": gold, "valid": valid, "gap": np.array([t.gap_before for t in turns])}
@@ -158,7 +132,7 @@ def posteriors(d: dict, x: torch.Tensor) -> torch.Tensor:
     em = (F * w).sum(-1)
     ip, ipr = FEATS.index("peripheral"), FEATS.index("prior")
     hit = torch.nn.functional.one_hot(fixed.clamp(min=0), S).bool()
-    tagged = torch.where(hit, 0.0, -12.0) + F[..., ip] * w[ip] + F[..., ipr] * w[ipr]   # tag_mismatch -12, as shipped
+    tagged = torch.where(hit, 0.0, CV.Weights().tag_mismatch) + F[..., ip] * w[ip] + F[..., ipr] * w[ipr]
     em = torch.where((fixed >= 0).unsqueeze(-1), tagged, em)
     em = torch.where(d["valid"].unsqueeze(1), em, torch.full_like(em, -1e4))
     t_plain = -0.5 * M_OO + rep * M_REP + third * M_THIRD

@@ -56,23 +56,30 @@ def line_truth(gold: list[GoldQuote], lines: list[Line]) -> dict[int, str]:
     """For each dialogue line (by index), the gold speaker of the quotation overlapping it most. Unlike `match`
     (one line per quotation), every part of a quotation the extractor split into several lines gets its speaker;
     a line that overlaps no gold quotation (a letter heading, a quoted title) has none."""
-    spans = sorted((s, e, g.speaker) for g in gold for s, e in g.spans)
-    starts = [s for s, _, _ in spans]
+    speaker_of = gold_speaker_finder(gold)
     out: dict[int, str] = {}
     for ln in lines:
-        if ln.kind != "dialogue":
-            continue
+        if ln.kind == "dialogue" and (who := speaker_of(_line_spans(ln))):
+            out[ln.index] = who
+    return out
+
+
+def gold_speaker_finder(gold: list[GoldQuote]):
+    """A function from text spans [(start, end), ...] to the gold speaker whose quotations overlap them most (None)."""
+    spans = sorted((s, e, g.speaker) for g in gold for s, e in g.spans)
+    starts = [s for s, _, _ in spans]
+
+    def speaker_of(text_spans) -> str | None:
         overlap: Counter = Counter()
-        for ls, le in _line_spans(ln):
+        for ls, le in text_spans:
             j = bisect.bisect_left(starts, le) - 1
             while j >= 0 and spans[j][0] >= ls - 20000:
                 s, e, who = spans[j]
                 if min(e, le) > max(s, ls):
                     overlap[who] += min(e, le) - max(s, ls)
                 j -= 1
-        if overlap:
-            out[ln.index] = overlap.most_common(1)[0][0]
-    return out
+        return overlap.most_common(1)[0][0] if overlap else None
+    return speaker_of
 
 
 def _block(rows: list[tuple[str, str | None]]) -> dict:

@@ -330,13 +330,19 @@ def test_a_doctor_once_named_so_joins_his_mr(pdnc):
 def test_a_mr_or_miss_joins_the_one_full_name_of_that_surname(pdnc):
     """`Miss Bartlett` is `Charlotte Bartlett` (A Room with a View) and `Mr. Fussell` is `Albert Fussell` (Howards End,
     not his father `Colonel Fussell`): the one full name the text gives the surname, a person of the title's gender.
-    `Mr. Bounderby` stays apart from `Josiah Bounderby`: the text also says `Loo Bounderby` (his wife)."""
+    `Mr. Bounderby` joins `Josiah Bounderby` once the merge has made `Loo Bounderby` a woman (Hard Times), and `Mr.
+    Sikes` joins `Bill Sikes` (Oliver Twist); `Mrs. Archer` (Newland's mother) stays apart from `Mrs. Newland Archer`."""
     room = discover_cast(read_novel(pdnc / "ARoomWithAView" / "novel_text.txt"), "en")
     assert "Miss Bartlett" in [m for m in room if m.name == "Charlotte Bartlett"][0].aliases
     howards = discover_cast(read_novel(pdnc / "HowardsEnd" / "novel_text.txt"), "en")
     assert {"Albert Fussell", "Mr. Fussell"} <= {n for m in howards if m.name == "Albert Fussell" for n in [m.name, *m.aliases]}
     hard = discover_cast(read_novel(pdnc / "HardTimes" / "novel_text.txt"), "en")
-    assert not any({"Josiah Bounderby", "Mr. Bounderby"} <= {m.name, *m.aliases} for m in hard)
+    assert any({"Josiah Bounderby", "Mr. Bounderby", "Bounderby"} <= {m.name, *m.aliases} for m in hard)
+    assert not any("Loo Bounderby" in {m.name, *m.aliases} and "Mr. Bounderby" in m.aliases for m in hard)
+    oliver = discover_cast(read_novel(pdnc / "OliverTwist" / "novel_text.txt"), "en")
+    assert "Mr. Sikes" in [m for m in oliver if m.name == "Bill Sikes"][0].aliases
+    age = discover_cast(read_novel(pdnc / "TheAgeOfInnocence" / "novel_text.txt"), "en")
+    assert not any({"Mrs. Archer", "Mrs. Newland Archer"} <= {m.name, *m.aliases} for m in age)
 
 
 _LINES_DIGEST = """

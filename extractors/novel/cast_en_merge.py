@@ -5,7 +5,9 @@ joins the one full name it fits; a bare `Darcy` the one person it fits, or the o
 match); different titles, genders or first names never merge, except that a professional title joins
 someone only ever called `Mr.` (`Doctor Losberne`, written once, is `Mr. Losberne`, whom `said the doctor` then
 finds: Oliver Twist with the discovered cast 0.696 -> 0.717), and a `Mr.`/`Miss` surname that fits no one joins
-the one full name the text gives that surname (`Miss Bartlett` is `Charlotte Bartlett`). `_married` recognises a married name
+the one full name the text gives that surname (`Miss Bartlett` is `Charlotte Bartlett`; after the merge, full names of
+the other gender no longer count: `Mr. Bounderby` is `Josiah Bounderby`, not `Loo Bounderby`; Hard Times with the
+discovered cast 0.671 -> 0.683). `_married` recognises a married name
 (`May Archer` is `May Welland`). Gender comes from titles, then pronouns. No first-name list: with
 `gender-guesser`'s (once used when installed), `Mr. Gradgrind` joined his son `Tom Gradgrind` (Hard Times:
 discovered-cast precision 0.965 -> 0.744), so a name's gender is never guessed from the name alone.
@@ -172,13 +174,34 @@ def _merge(forms: list[_Form], together: Counter) -> list[_Person]:
             sole.forms.append(form)
         else:
             people.append(_Person(form))
-    return people
+    return _join_titled_surnames(people, forms)
+
+
+def _join_titled_surnames(people: list[_Person], forms: list[_Form]) -> list[_Person]:
+    """After the merge, when every person's gender is known: a person only ever called by one `Mr.`/`Miss`
+    surname joins the one person of the title's gender holding a title-less full name of that surname
+    (`Mr. Bounderby` and `Josiah Bounderby`; `Loo Bounderby`, a woman, does not count against it)."""
+    out = list(people)
+    for p in people:
+        form = p.forms[0]
+        if len(p.forms) != 1 or len(form.names) != 1 or form.cls not in ("mr", "miss"):
+            continue
+        owners = {id(q): q for f in forms if f.cls is None and len(f.names) >= 2 and f.names[-1] == form.names[0]
+                  for q in out if f in q.forms and q.gender() != _OTHER[form.gender]}
+        if len(owners) == 1 and (q := next(iter(owners.values()))) is not p and q.gender() == form.gender \
+                and not q.cls:
+            q.forms.append(form)
+            out.remove(p)
+    return out
+
+
+_OTHER = {"male": "female", "female": "male", None: "?"}
 
 
 def _sole_full_name(form: _Form, people: list[_Person], forms: list[_Form]) -> _Person | None:
     """`Miss Bartlett` and `Charlotte Bartlett`, a full name seldom followed by a pronoun of its own: a `Mr.`/`Miss`
     surname joins the one full name the text gives that surname, when that person is of the title's gender and has
-    no title (`Mr. Bounderby` stays apart from `Josiah Bounderby`: the text also says `Loo Bounderby`)."""
+    no title. Genders are still partial here (`Loo Bounderby` has none yet): `_join_titled_surnames` looks again at the end."""
     if form.cls not in ("mr", "miss") or len(form.names) != 1 or not form.gender:
         return None
     full = [f for f in forms if f.cls is None and len(f.names) >= 2 and f.names[-1] == form.names[0]]

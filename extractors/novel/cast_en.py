@@ -42,7 +42,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 
 from .cast_en_answers import answered_merges
-from .cast_en_merge import ROLE_CLASSES, _merge, _Person
+from .cast_en_merge import ROLE_CLASSES, _merge, _Person, join_her_surname
 from .cast_en_roles import add_roles
 from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
 from .cast_member import CastMember
@@ -192,7 +192,7 @@ def discover_en(text: str) -> list[CastMember]:
     forms = _forms(scan, speaks, voc)
     for f in forms:
         _pronoun_evidence(scan, f)
-    people = answered_merges(_merge(forms, scan.together), quotes, tags, vocs, apart)
+    people = join_her_surname(answered_merges(_merge(forms, scan.together), quotes, tags, vocs, apart), forms)
     people = add_roles(scan, roles, people, sorted(s for q in quotes for s in q.outer))
     weak = Counter(_resolve_pronouns(scan, people, quotes, paras, prons).values())
     members = [_member(p, weak[i]) for i, p in enumerate(people)]

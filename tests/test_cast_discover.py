@@ -377,11 +377,12 @@ def test_discovered_cast_attribution_is_the_same_in_every_process(pdnc):
 
 
 def test_a_surname_only_women_bear_joins_her_full_name(pdnc):
-    """`Madame Olenska` and `Countess Olenska` are `Ellen Olenska` (The Age of Innocence), `Mrs. Lynde` is `Mrs. Rachel
-    Lynde` (Anne of Green Gables): no man bears the surname and one person holds a title-less full name of it. A
+    """`Madame Olenska` and `Countess Olenska` are `Ellen Olenska` (The Age of Innocence), `The Marchioness` is `Medora
+    Manson`, `Mrs. Lynde` is `Mrs. Rachel Lynde` (Anne of Green Gables): no man bears the surname and one person holds a title-less full name of it. A
     daughter called `Miss` never takes her mother's `Mrs.` (`Mrs. Miller` stays apart from Daisy Miller)."""
     age = discover_cast(read_novel(pdnc / "TheAgeOfInnocence" / "novel_text.txt"), "en")
     assert {"Madame Olenska", "Countess Olenska"} <= set([m for m in age if m.name == "Ellen Olenska"][0].aliases)
+    assert {"The Marchioness", "Mrs. Manson"} <= set([m for m in age if m.name == "Medora Manson"][0].aliases)
     anne = discover_cast(read_novel(pdnc / "AnneOfGreenGables" / "novel_text.txt"), "en")
     assert {"Mrs. Lynde", "Mrs. Rachel"} <= set([m for m in anne if m.name == "Mrs. Rachel Lynde"][0].aliases)
     daisy = discover_cast(read_novel(pdnc / "DaisyMiller" / "novel_text.txt"), "en")

@@ -9,7 +9,7 @@ the one full name the text gives that surname (`Miss Bartlett` is `Charlotte Bar
 the other gender no longer count: `Mr. Bounderby` is `Josiah Bounderby`, not `Loo Bounderby`; Hard Times with the
 discovered cast 0.671 -> 0.683). A surname no man bears joins its `Mrs.`/`Madame`/`Countess` forms to the one
 person holding a title-less full name of it (`join_her_surname`: `Madame Olenska` is `Ellen Olenska`; The Age of
-Innocence 0.412 -> 0.429, Anne 0.801 -> 0.804). `_married` recognises a married name
+Innocence 0.412 -> 0.432, Anne 0.801 -> 0.804). `_married` recognises a married name
 (`May Archer` is `May Welland`). Gender comes from titles, then pronouns. No first-name list: with
 `gender-guesser`'s (once used when installed), `Mr. Gradgrind` joined his son `Tom Gradgrind` (Hard Times:
 discovered-cast precision 0.965 -> 0.744), so a name's gender is never guessed from the name alone.
@@ -201,7 +201,8 @@ _WIFE = frozenset({"mrs", "lady", "countess", "duchess", "marchioness", "barones
 
 
 def join_her_surname(people: list[_Person], forms: list[_Form]) -> list[_Person]:
-    """A surname only women bear: `Madame Olenska` and `Countess Olenska` join `Ellen Olenska`, the one
+    """A surname only women bear: `Madame Olenska` and `Countess Olenska` join `Ellen Olenska` (`The
+    Marchioness`, also called `Marchioness Manson`, joins `Medora Manson`), the one
     person holding a title-less full name of it (never someone called `Miss`: a daughter). Run after
     `answered_merges`, which joins `Mrs. Rachel Lynde` to `Mrs. Rachel` only while she is seldom tagged."""
     out = list(people)
@@ -217,7 +218,8 @@ def join_her_surname(people: list[_Person], forms: list[_Form]) -> list[_Person]
         if q.gender() != "female" or "miss" in q.cls:
             continue
         for p in {id(owner[id(f)]): owner[id(f)] for f in mine}.values():
-            if p is not q and p in out and all(f.cls in _WIFE and f.names == (x,) for f in p.forms):
+            if p is not q and p in out and all(f.cls in _WIFE and f.names == (x,) or _title_word(f) in _WIFE
+                                                   for f in p.forms):
                 q.forms.extend(p.forms)
                 out.remove(p)
     return out

@@ -66,7 +66,7 @@ def main() -> None:
     for b in books:
         t0 = time.time()
         text = read_novel(b / "novel_text.txt")
-        cast = discover_cast(text, "en")
+        cast = discover_cast(text, "en", by_lines=False)
         lines = extract_novel(b / "novel_text.txt", b.name, [m.to_character(b.name) for m in cast], language="en", text=text)
         dt = time.time() - t0
         to_gold = gold_map(b, cast)

@@ -26,7 +26,7 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 def timed(path: Path, language: str, label: str) -> None:
     t0 = time.perf_counter()
     text = read_novel(path)
-    cast = discover_cast(text, language)
+    cast = discover_cast(text, language, by_lines=False)
     t1 = time.perf_counter()
     lines = extract_novel(path, "speed", [m.to_character("speed", language) for m in cast], language=language, text=text)
     t2 = time.perf_counter()

@@ -84,7 +84,7 @@ def discover_and_extract(path: Path, work: str, text: str | None = None):
     """(text, cast, lines, seconds to discover, seconds to extract) with no configuration."""
     text = read_novel(path) if text is None else text
     t0 = time.perf_counter()
-    cast = discover_cast(text, "zh")
+    cast = discover_cast(text, "zh", by_lines=False)
     t1 = time.perf_counter()
     lines = extract_novel(path, work, [m.to_character(work, "zh") for m in cast], language="zh", text=text)
     return text, cast, lines, t1 - t0, time.perf_counter() - t1

@@ -54,6 +54,7 @@ def test_pride_top_speakers_found_and_merged(pride, pdnc):
     assert "Mrs. Bennet" not in [mr.name, *mr.aliases]
     assert next(m for m in first if "Mrs. Bennet" in [m.name, *m.aliases]).gender == "female"
     assert first[0].speaks > 2 * first[1].speaks and "Elizabeth" in [first[0].name, *first[0].aliases]
+    assert [m.lines for m in pride] == sorted((m.lines for m in pride), reverse=True) and first[0].lines > 200
     assert not any(m.narrator for m in pride)
 
 
@@ -200,9 +201,11 @@ def test_title_after_of_or_an_inner_quote_stays_with_its_name():
 
 def test_dev_books_top_speakers_floor(pdnc):
     """benchmarks/cast_discovery.py over the 12 PDNC dev books (gold alias lists corrected by PDNC's mention
-    annotations): measured 113/120 of the gold top-10 speakers in the first 15 members, 1 wrong merge
-    (HardTimes `Thomas` given to Mr. Gradgrind; the annotators give it to his son); Room's Mr. Beebe among them,
-    and the role speakers: The Invisible Man's `The Mariner`, Oliver Twist's Mrs. Corney (`the matron`)."""
+    annotations): measured 116/120 of the gold top-10 speakers in the first 15 members (113 when ordered by
+    speech tags alone, before members were ordered by the lines attributed to them), 1 wrong merge (HardTimes
+    `Thomas` given to Mr. Gradgrind; the annotators give it to his son); Room's Mr. Beebe among them, the role
+    speakers The Invisible Man's `The Mariner` and Oliver Twist's Mrs. Corney (`the matron`), and the seldom-tagged
+    The Marchioness (The Age of Innocence) and the Duchess of Monmouth (Dorian Gray)."""
     import importlib.util
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "cast_discovery.py"
@@ -216,7 +219,9 @@ def test_dev_books_top_speakers_floor(pdnc):
         assert book != "ARoomWithAView" or "mr_beebe" not in s["missed"], s
         assert book != "TheInvisibleMan" or "the_mariner" not in s["missed"], s
         assert book != "OliverTwist" or "mrs_corney" not in s["missed"], s
-    assert found >= 112 and wrong <= 1, (found, wrong)
+        assert book != "TheAgeOfInnocence" or not {"the_marchioness", "dallas"} & set(s["missed"]), s
+        assert book != "ThePictureOfDorianGray" or "duchess_of_monmouth" not in s["missed"], s
+    assert found >= 115 and wrong <= 1, (found, wrong)
 
 
 def test_hyphenated_adverb_in_a_speech_tag():
@@ -351,7 +356,7 @@ from extractors.novel.cast import discover_cast
 from extractors.novel.extract import extract_novel, read_novel
 path = sys.argv[1]
 text = read_novel(path)
-cast = [m.to_character("P") for m in discover_cast(text, "en")]
+cast = [m.to_character("P") for m in discover_cast(text, "en", by_lines=False)]
 lines = extract_novel(path, "P", cast, language="en", text=text)
 print(hashlib.md5(json.dumps([(ln.speaker, ln.confidence, ln.text) for ln in lines]).encode()).hexdigest())
 """

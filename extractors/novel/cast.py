@@ -12,12 +12,17 @@ from __future__ import annotations
 from .cast_member import CastMember
 
 
-def discover_cast(text: str, language: str, top: int | None = None) -> list[CastMember]:
-    """The cast of a novel, most frequent speaker first (`speaks`, then `count`); `top` keeps the first N."""
+def discover_cast(text: str, language: str, top: int | None = None, by_lines: bool = True) -> list[CastMember]:
+    """The cast of a novel, most frequent speaker first: by the lines the rules give each member
+    (`cast_rank`), then `speaks`, then `count`; `top` keeps the first N. `by_lines=False` skips the
+    attribution that ranking costs (order by `speaks`, then `count`), for a caller that attributes anyway."""
     if language == "zh":
         from .cast_zh import discover_zh as find
     else:
         from .cast_en import discover_en as find
     cast = find(text)
     cast.sort(key=lambda m: (-m.speaks, -m.count, m.name))
+    if by_lines:
+        from .cast_rank import rank_by_lines
+        cast = rank_by_lines(text, cast, language)
     return cast[:top] if top else cast

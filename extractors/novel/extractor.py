@@ -66,7 +66,7 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
     if mine:
         return mine, False
     lang = language or detect_language(text)
-    return [m.to_character(work, lang) for m in discover_cast(text, lang)], True
+    return [m.to_character(work, lang) for m in discover_cast(text, lang, by_lines=False)], True
 
 
 def llm_kwargs(ctx: ExtractContext, work: str) -> dict:

@@ -22,10 +22,10 @@ from ..paths import Project
 
 
 def _table(cast: list[CastMember]) -> str:
-    rows = [("", "name", "aliases", "gender", "speaks", "count")]
+    rows = [("", "name", "aliases", "gender", "lines", "speaks", "count")]
     for m in cast:
         rows.append(("N" if m.narrator else "", m.name, ", ".join(m.aliases[:6]) + (" …" if len(m.aliases) > 6 else ""),
-                     m.gender or "?", str(m.speaks), str(m.count)))
+                     m.gender or "?", str(m.lines), str(m.speaks), str(m.count)))
     widths = [min(max(len(r[i]) for r in rows), 60) for i in range(len(rows[0]))]
     lines = ["  ".join(c[:w].ljust(w) if i < 3 else c.rjust(w) if i > 3 else c.ljust(w)
                        for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
@@ -62,8 +62,9 @@ def discover(
 ) -> None:
     """List the people of a novel who speak or are spoken to, most frequent speaker first: the name
     (the fullest form the text uses), the other names that belong to the same person (`Mr. Darcy`,
-    `Darcy`), a gender guess, `speaks` (speech tags naming them; a `she said` resolved to them counts half) and `count`
-    (mentions). A first-person narrator (`said I`) is marked N. Names are merged only where the text
+    `Darcy`), a gender guess, `lines` (the quotations `extract novel` gives them at its default hold with this
+    cast; the list is ordered by it), `speaks` (speech tags naming them; a `she said` resolved to them counts half)
+    and `count` (mentions). A first-person narrator (`said I`) is marked N. Names are merged only where the text
     supports it: different titles, genders or first names stay separate."""
     if language is not None and language not in ("en", "zh"):
         raise InputError(f"--language must be en or zh, not {language!r}")

@@ -1,0 +1,29 @@
+"""Order a discovered cast by how much each member speaks in the book, not only by the tags that name them.
+
+A tag count (`said Mrs. Mingott`) misses people whose lines are mostly untagged turns or pronoun tags: old Mrs.
+Manson Mingott speaks 56 quotations of The Age of Innocence and is named in one tag. So each member's `lines`
+are the quotations the rules give them at the default hold when the whole discovered cast is attributed, and
+the cast is ordered by lines, then tags (`speaks`), then mentions. On the twelve PDNC dev books the first 15
+members then hold 116 of the 120 gold top-ten speakers instead of 113 (`benchmarks/cast_discovery.py`; the
+same 116 at any hold from 0.5 to 0.88, so the default hold is used and nothing is tuned).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .cast_member import CastMember
+
+
+def rank_by_lines(text: str, cast: list[CastMember], language: str) -> list[CastMember]:
+    """`cast` with `lines` filled in, most lines first (then `speaks`, `count`, name)."""
+    from .extract import analyse
+
+    chars = [m.to_character("cast", language) for m in cast]
+    if not chars:
+        return cast
+    attrs = analyse(text, chars, language)[4]
+    n = Counter(a.speaker for a in attrs if a.speaker)
+    for m, c in zip(cast, chars):
+        m.lines = n[c.id]
+    return sorted(cast, key=lambda m: (-m.lines, -m.speaks, -m.count, m.name))

@@ -134,9 +134,13 @@ def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwa
 def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
                   language: str | None = None, encoding: str | None = None, llm=None,
                   llm_kwargs: dict | None = None, progress: Callable[[int], None] | None = None,
-                  text: str | None = None, min_confidence: float | None = None) -> list[Line]:
+                  text: str | None = None, min_confidence: float | None = None,
+                  others: set[str] | frozenset[str] = frozenset()) -> list[Line]:
     """Line records of a novel: `dialogue` for each quotation (speaker by the rules, then by the
     LLM when `llm` is given), `narration`/`action` for the text between.
+
+    `others`: ids among `characters` who are attributed like anyone but are nobody the user configured
+    (`cast_others`): their lines come out with no speaker, only the `name` the text gives them.
 
     `min_confidence` is the hold: rule guesses below it are not emitted (None: the calibrated
     default `attribution.DEFAULT_MIN_CONFIDENCE`; 0: every guess). With an LLM, held quotes are
@@ -172,6 +176,11 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
             progress(n)
     if llm is not None:
         lines = _llm_pass(lines, text, chars, llm, llm_kwargs, attrs, q_line, names)
+    if others:
+        from dataclasses import replace
+
+        lines = [replace(ln, speaker=None, confidence=None, evidence=None) if ln.speaker in others else ln
+                 for ln in lines]
     return lines
 
 

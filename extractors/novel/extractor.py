@@ -55,18 +55,21 @@ class NovelOptions(ExtractOptions):
 
 
 def characters_for(configured: dict[str, Character], work: str, path: Path, text: str, language: str | None
-                   ) -> tuple[list[Character], bool]:
-    """Configured characters of this work, or (when none is) the cast discovered in the text; and whether
-    they were discovered. A character configured for another work is never used: its names would match strangers."""
+                   ) -> tuple[list[Character], bool, list[Character]]:
+    """Configured characters of this work, or (when none is) the cast discovered in the text; whether they
+    were discovered; and the others who speak in the text and match none of the configured (`cast_others`:
+    attributed too, so their words go to nobody configured). A character configured for another work is never
+    used: its names would match strangers."""
     from .cast import discover_cast
+    from .cast_others import others_for
     from .extract import detect_language
 
     mine = [c for c in configured.values()
             if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
-    if mine:
-        return mine, False
     lang = language or detect_language(text)
-    return [m.to_character(work, lang) for m in discover_cast(text, lang, by_lines=False)], True
+    if mine:
+        return mine, False, others_for(mine, text, lang, work)
+    return [m.to_character(work, lang) for m in discover_cast(text, lang, by_lines=False)], True, []
 
 
 def llm_kwargs(ctx: ExtractContext, work: str) -> dict:
@@ -108,21 +111,24 @@ class NovelExtractor:
 
         opts: NovelOptions = ctx.options
         text = read_novel(source, opts.encoding)
-        chars, discovered = characters_for(ctx.characters, work, source, text, opts.language)
+        chars, discovered, others = characters_for(ctx.characters, work, source, text, opts.language)
         model = ctx.models.chat_model() if opts.llm is LLMChoice.openai else None
         kw = llm_kwargs(ctx, work) if model is not None else None
         bar = tqdm(desc="lines", unit="line", file=sys.stderr, disable=not (ctx.progress and sys.stderr.isatty()))
-        lines = extract_novel(source, work, chars, language=opts.language, encoding=opts.encoding, llm=model,
+        lines = extract_novel(source, work, chars + others, language=opts.language, encoding=opts.encoding, llm=model,
                               llm_kwargs=kw, progress=lambda n: bar.update(n - bar.n), text=text,
-                              min_confidence=opts.min_confidence)
+                              min_confidence=opts.min_confidence, others={c.id for c in others})
         bar.close()
         ctx.metrics.update(novel_metrics(summarise(lines), (kw or {}).get("metrics_path")))
-        self.cast = (len(chars), discovered)
+        self.cast = (len(chars), discovered, len(others))
         yield from lines
 
     def summary(self, lines: list[Line], output: Path, ctx: ExtractContext) -> str:
         m = ctx.metrics
-        n_chars, discovered = getattr(self, "cast", (0, False))
+        n_chars, discovered, n_others = getattr(self, "cast", (0, False, 0))
         ev = ", ".join(f"{k} {v}" for k, v in sorted(m["by_evidence"].items()))
+        others = f" (+{n_others} other speaker(s) found in the text, their lines named but not attributed)" \
+            if n_others else ""
         return (f"{output}: {len(lines)} lines, {m['quotes']} quotations, {m['attributed']} attributed"
-                f" ({ev or 'none'}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}")
+                f" ({ev or 'none'}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}"
+                + others)

@@ -12,7 +12,8 @@ gives them (as a script's cue for a character nobody configured does). Members o
 
 Measured (`benchmarks/novel_others.py`): with the three most quoted characters configured, the precision of
 their lines rises to 0.80-0.99 (Hard Times 0.80: its configuration gives the father the son's name `Tom
-Gradgrind`); with the whole gold cast configured, accuracy moves by at most -0.003.
+Gradgrind`); with the whole gold cast configured, accuracy moves by at most -0.003. On 红楼梦 1-8 (cues named by
+the text, few turn-taking guesses) the lines of 1-3 configured characters are the same with or without the others.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 States
   SEEK      no prompt yet; keeps a short window of context lines
-  PROMPTED  another known speaker has spoken; waiting (at most `max_gap` lines) for R's reply
+  PROMPTED  another known speaker has spoken (a character, or someone the source names who is not configured:
+            a script cue, a novel's side character from `cast_others`); waiting (at most `max_gap` lines) for R's reply
   IN_STORY  R has answered: at least one exchange; extend while the limits hold
 
 A story is emitted when the next line would break a limit (token budget, distinct speakers,
@@ -179,7 +180,7 @@ class _Buffer:
 def floored(ln: Line, floor: float) -> Line:
     """A turn-taking guess (a novel's untagged turn) below `floor`, as a line of nobody's: a story shows no guess
     less sure than that, whoever's line it is."""
-    if ln.evidence == "turn-taking" and ln.speaker and (ln.confidence or 0.0) < floor:
+    if ln.evidence == "turn-taking" and (ln.speaker or ln.name) and (ln.confidence or 0.0) < floor:
         return replace(ln, speaker=None, name=None, confidence=None, evidence=None)
     return ln
 
@@ -214,7 +215,7 @@ class Segmenter:
 
     def _is_prompt(self, it: _Item) -> bool:
         ln = it.line
-        return ln.kind == "dialogue" and ln.speaker is not None and ln.speaker != self.R and not narrating(ln)
+        return ln.kind == "dialogue" and bool(ln.speaker or ln.name) and ln.speaker != self.R and not narrating(ln)
 
     # -- the machine ----------------------------------------------------------------
     def run(self, lines: Iterable[Line]) -> list[Story]:

@@ -125,3 +125,18 @@ def test_a_turn_taking_guess_below_the_floor_is_nobodys_line_in_a_story():
     assert ("rosalind", "line 3 words") in shown and ("rosalind", "line 5 words") in shown
     loose = Segmenter("rosalind", resolver(), Params(solo="none", turn_floor=0.0)).run(lines)
     assert ("rosalind", "line 1 words") in [(d["speaker"], d["text"]) for st in loose for d in st.lines]
+
+
+def test_someone_named_but_not_configured_prompts_a_story():
+    """A line with a `name` and no speaker (a novel's side character nobody configured, `cast_others`; a script cue
+    of an unconfigured part) is someone speaking: R's answer makes a story, shown under that name. An unnamed
+    line is not, and a named turn-taking guess below the floor is nobody's."""
+    def mk(i, who, name, ev="explicit-verb", conf=0.95):
+        return Line("w", "s", "1", i, "dialogue", f"line {i} words", speaker=who, name=name, confidence=conf, evidence=ev)
+    named = [mk(0, None, "Le Beau"), mk(1, "rosalind", "Rosalind")]
+    stories = Segmenter("rosalind", resolver(), Params(solo="none")).run(named)
+    assert len(stories) == 1 and stories[0].lines[0]["name"] == "Le Beau" and "Le Beau:" in stories[0].text
+    unnamed = [mk(0, None, None), mk(1, "rosalind", "Rosalind")]
+    assert Segmenter("rosalind", resolver(), Params(solo="none")).run(unnamed) == []
+    unsure = [mk(0, None, "Le Beau", "turn-taking", 0.9), mk(1, "rosalind", "Rosalind")]
+    assert Segmenter("rosalind", resolver(), Params(solo="none")).run(unsure) == []

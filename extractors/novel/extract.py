@@ -140,7 +140,8 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     LLM when `llm` is given), `narration`/`action` for the text between.
 
     `others`: ids among `characters` who are attributed like anyone but are nobody the user configured
-    (`cast_others`): their lines come out with no speaker, only the `name` the text gives them.
+    (`cast_others`): their lines come out with no speaker, only the `name` the text gives them (and the
+    confidence and evidence of that name).
 
     `min_confidence` is the hold: rule guesses below it are not emitted (None: the calibrated
     default `attribution.DEFAULT_MIN_CONFIDENCE`; 0: every guess). With an LLM, held quotes are
@@ -179,8 +180,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     if others:
         from dataclasses import replace
 
-        lines = [replace(ln, speaker=None, confidence=None, evidence=None) if ln.speaker in others else ln
-                 for ln in lines]
+        lines = [replace(ln, speaker=None) if ln.speaker in others else ln for ln in lines]
     return lines
 
 

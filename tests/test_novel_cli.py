@@ -175,3 +175,23 @@ def test_one_configured_character_gets_only_her_own_words(tmp_path, pdnc):
     assert len(given) >= 0.5 * sum(g.speaker == "elizabeth" for g in gold)
     named = {ln.name for ln in lines if ln.kind == "dialogue" and ln.speaker is None and ln.name}
     assert {"Mr. Darcy", "Jane"} <= named, sorted(named)[:20]
+
+
+def test_a_configured_narrator_keeps_said_i_when_others_are_found(pdnc):
+    """The Mysterious Affair at Styles with Poirot and a narrator configured under another name than the text
+    gives him: the discovered narrator (Hastings) is not added as one of the others, so `said I` stays with the
+    configured narrator; Poirot's lines are still his."""
+    from extractors.characters import Character
+    from extractors.novel.cast_others import others_for
+    from extractors.novel.extract import extract_novel, read_novel
+
+    path = pdnc / "TheMysteriousAffairAtStyles" / "novel_text.txt"
+    text = read_novel(path)
+    mine = [Character(id="me", name="The Narrator", series="styles", gender="male", narrator=True),
+            Character(id="poirot", name="Hercule Poirot", series="styles", gender="male", aliases=["Poirot"])]
+    others = others_for(mine, text, "en", "styles")
+    assert others and not any(c.narrator for c in others)
+    lines = extract_novel(path, "styles", mine + others, language="en", text=text, others={c.id for c in others})
+    said_i = [ln for ln in lines if ln.kind == "dialogue" and ln.name == "I"]
+    assert len(said_i) >= 50 and all(ln.speaker == "me" for ln in said_i)
+    assert sum(ln.speaker == "poirot" for ln in lines) >= 200

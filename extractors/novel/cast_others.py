@@ -24,14 +24,17 @@ from .names import NameIndex
 
 
 def others_for(configured: list[Character], text: str, language: str, work: str) -> list[Character]:
-    """Discovered people who speak in the text and match no configured character (ids never clash)."""
+    """Discovered people who speak in the text and match no configured character (ids never clash); the
+    discovered narrator only when no configured character is the narrator."""
     from .cast import discover_cast
 
     index = NameIndex(configured, language)
     taken = {c.id for c in configured}
+    narrated = any(c.narrator for c in configured)  # `said I` is theirs, whatever name the text gives them
     others = []
     for m in discover_cast(text, language, by_lines=False):
-        if m.speaks < 1 or m.id in taken or any(index.lookup(n) for n in [m.name, *m.aliases]):
+        if m.speaks < 1 or m.id in taken or any(index.lookup(n) for n in [m.name, *m.aliases]) \
+                or (m.narrator and narrated):
             continue
         taken.add(m.id)
         others.append(m.to_character(work, language))

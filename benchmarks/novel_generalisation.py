@@ -89,7 +89,7 @@ def main() -> None:
         matched = evaluate.match(gold, lines)
         sweep[b.name] = {h: at_hold(gold, matched, h) for h in holds + [default]}
         held = [ln if ln.kind != "dialogue" or (ln.confidence or 0) >= default - 1e-9 else
-                ln.__class__(**{**ln.__dict__, "speaker": None, "confidence": None, "evidence": None}) for ln in lines]
+                ln.__class__(**{**ln.__dict__, "speaker": None, "name": None, "confidence": None, "evidence": None}) for ln in lines]
         print(row(b.name, evaluate.score(gold, held), dt), flush=True)
         if not a.no_stories:
             pur += [(b.name, *p) for p in purity(b, gold, held, a.solo)]

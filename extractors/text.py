@@ -8,7 +8,11 @@ One place for the character sets both parsers read text with:
   families), `QUOTE_PAIRS` (an opening mark -> the marks that may close it), `unquote` (any family,
   apostrophes inside kept) and `unquote_pair` (one matching pair, nothing of it inside);
 - cleaning and joining: `clean` (collapse whitespace), `join_lines` (wrapped lines, no space
-  between two CJK characters), `strip_italics` (Gutenberg's `_Exit._`).
+  between two CJK characters), `strip_italics` (Gutenberg's `_Exit._`);
+- Project Gutenberg's licence header and footer: `gutenberg_body` (where the work starts and ends),
+  `strip_gutenberg` (the body alone) and `mask_gutenberg` (the rest blanked, offsets kept). The libraries
+  that do this (`gutenbergpy`, `gutenberg-cleaner`) rebuild the text line by line, so offsets into the
+  file are lost, and pull in pymongo/lxml or nltk; their marker lists also cut at a `Produced by` line.
 """
 
 from __future__ import annotations
@@ -110,3 +114,30 @@ def join_lines(parts: list[str]) -> str:
 def strip_italics(text: str) -> str:
     """Gutenberg marks stage directions as `_Exit._`: drop the underscores."""
     return clean(text.replace("_", " "))
+
+
+_PG_START = re.compile(r"^\*\*\*\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
+_PG_END = re.compile(r"^\*\*\*\s*END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
+
+
+def gutenberg_body(text: str) -> tuple[int, int]:
+    """(start, end) of the work inside a Project Gutenberg file: between its `*** START OF THE PROJECT
+    GUTENBERG EBOOK … ***` and `*** END OF …` lines (the whole text when they are absent)."""
+    m = _PG_START.search(text)
+    start = m.end() if m else 0
+    m = _PG_END.search(text, start)
+    return start, m.start() if m else len(text)
+
+
+def strip_gutenberg(text: str) -> str:
+    start, end = gutenberg_body(text)
+    return text[start:end]
+
+
+def mask_gutenberg(text: str) -> str:
+    """The text with the licence header and footer blanked (line breaks kept), so offsets stay the file's."""
+    start, end = gutenberg_body(text)
+    if (start, end) == (0, len(text)):
+        return text
+    blank = lambda s: re.sub(r"[^\n]", " ", s)  # noqa: E731
+    return blank(text[:start]) + text[start:end] + blank(text[end:])

@@ -195,3 +195,44 @@ def test_a_configured_narrator_keeps_said_i_when_others_are_found(pdnc):
     said_i = [ln for ln in lines if ln.kind == "dialogue" and ln.name == "I"]
     assert len(said_i) >= 50 and all(ln.speaker == "me" for ln in said_i)
     assert sum(ln.speaker == "poirot" for ln in lines) >= 200
+
+
+_PG_HEAD = """The Project Gutenberg eBook of A Short Novel
+
+This eBook is for the use of anyone anywhere in the United States and
+most other parts of the world at no cost and with almost no restrictions
+whatsoever.
+
+*** START OF THE PROJECT GUTENBERG EBOOK A SHORT NOVEL ***
+
+"""
+_PG_FOOT = """
+
+*** END OF THE PROJECT GUTENBERG EBOOK A SHORT NOVEL ***
+
+1.F.3. LIMITED RIGHT OF REPLACEMENT OR REFUND - Except for the "Right
+of Replacement or Refund" described in paragraph 1.F.3, the Project
+Gutenberg Literary Archive Foundation ("the Foundation" or PGLAF), said
+the trademark owner, "you agree that you have no remedies for negligence."
+
+"Project Gutenberg" is a registered trademark.
+"""
+
+
+def test_a_gutenberg_licence_is_nobodys_dialogue(tmp_path, pdnc):
+    """A novel saved straight from Project Gutenberg: the quoted terms of its licence header and footer are not
+    quotations, and the line offsets are still the file's."""
+    chapter = (pdnc / "PrideAndPrejudice" / "novel_text.txt").read_text(encoding="utf-8")[:20000]
+    novel = tmp_path / "pride_pg.txt"
+    novel.write_text(_PG_HEAD + chapter + _PG_FOOT, encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    p = run(tmp_path, "extract", "novel", str(novel), "--work", "pride", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    text = novel.read_text(encoding="utf-8")
+    dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
+    assert dia and not any("Refund" in ln.text or "Foundation" in ln.text or "trademark" in ln.text for ln in dia)
+    assert all(ln.extra["start"] >= len(_PG_HEAD) - 2 and ln.extra["end"] <= len(text) - len(_PG_FOOT) for ln in dia)
+    first = dia[0]
+    assert " ".join(text[first.extra["start"]:first.extra["end"]].split()).strip('"“”').startswith(first.text[:15])
+    p = run(tmp_path, "characters", "discover", str(novel))
+    assert p.returncode == 0 and "Gutenberg" not in p.stdout and "Foundation" not in p.stdout, p.stdout

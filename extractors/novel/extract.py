@@ -9,13 +9,13 @@ PDNC's `quoteByteSpans` use.
 from __future__ import annotations
 
 import logging
-import re
 from pathlib import Path
 from typing import Callable
 
 from extractors.characters import Character
 from extractors.errors import InputError
 from extractors.records import Line
+from extractors.text import mask_gutenberg
 from extractors.textio import read_text
 
 from .attribution import Attribution, Attributor
@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 
 def read_novel(path: str | Path, encoding: str | None = None) -> str:
     """Decoded text with every line ending turned into `\n` *without changing offsets*
-    (`\r\n` becomes ` \n`, a lone `\r` becomes `\n`)."""
-    return read_text(path, encoding, keep_offsets=True)
+    (`\r\n` becomes ` \n`, a lone `\r` becomes `\n`), and a Project Gutenberg licence header and footer
+    blanked (its quoted terms are nobody's lines)."""
+    return mask_gutenberg(read_text(path, encoding, keep_offsets=True))
 
 
 def detect_language(text: str) -> str:

@@ -10,32 +10,18 @@ off before parsing; a script saved as a web page (IMSDb `<pre>`, HTML play) is r
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ..characters import AliasResolver
 from ..errors import InputError
 from ..records import Line
+from ..text import strip_gutenberg
 from ..textio import read_text
 from .base import events_to_lines
 from .detect import FORMATS, PARSERS, detect
 from .html import html_to_text
 
 __all__ = ["extract_script", "parse_text", "FORMATS"]
-
-_PG_START = re.compile(r"^\*\*\*\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
-_PG_END = re.compile(r"^\*\*\*\s*END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
-
-
-def strip_gutenberg(text: str) -> str:
-    m = _PG_START.search(text)
-    if m:
-        text = text[m.end() :]
-    m = _PG_END.search(text)
-    if m:
-        text = text[: m.start()]
-    return text
-
 
 def parse_text(text: str, fmt: str = "auto", resolver: AliasResolver | None = None, path=None):
     """Parse script text; return (ParseResult, chosen format)."""

@@ -201,10 +201,10 @@ _WIFE = frozenset({"mrs", "lady", "countess", "duchess", "marchioness", "barones
 
 
 def join_her_surname(people: list[_Person], forms: list[_Form]) -> list[_Person]:
-    """A surname only women bear: `Madame Olenska` and `Countess Olenska` join `Ellen Olenska` (`The
-    Marchioness`, also called `Marchioness Manson`, joins `Medora Manson`), the one
-    person holding a title-less full name of it (never someone called `Miss`: a daughter). Run after
-    `answered_merges`, which joins `Mrs. Rachel Lynde` to `Mrs. Rachel` only while she is seldom tagged."""
+    """A surname only women bear: a person called only by a wife's title and that surname joins the one person
+    holding a title-less full name of it, never someone called `Miss` (a daughter). `Madame Olenska` and `Countess
+    Olenska` join `Ellen Olenska`; `The Marchioness`, also called `Marchioness Manson`, joins `Medora Manson`. Run
+    after `answered_merges`, which joins `Mrs. Rachel Lynde` to `Mrs. Rachel` only while she is seldom tagged."""
     out = list(people)
     owner = {id(f): q for q in out for f in q.forms}
     for x in sorted({f.names[-1] for f in forms if len(f.names) >= 2 and f.cls is None}):
@@ -218,7 +218,7 @@ def join_her_surname(people: list[_Person], forms: list[_Form]) -> list[_Person]
         if q.gender() != "female" or "miss" in q.cls:
             continue
         for p in {id(owner[id(f)]): owner[id(f)] for f in mine}.values():
-            if p is not q and p in out and all(f.cls in _WIFE and f.names == (x,) or _title_word(f) in _WIFE
+            if p is not q and p in out and all((f.cls in _WIFE and f.names == (x,)) or _title_word(f) in _WIFE
                                                    for f in p.forms):
                 q.forms.extend(p.forms)
                 out.remove(p)

@@ -9,6 +9,7 @@ PDNC's `quoteByteSpans` use.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -122,8 +123,6 @@ def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwa
     lines = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
     held = {i: attrs[i].held for i in range(len(attrs)) if attrs[i].held}
     if held:
-        from dataclasses import replace
-
         for n, ln in enumerate(lines):
             h = held.get(q_line.get(n, -1))
             if ln.kind == "dialogue" and ln.speaker is None and h:
@@ -179,8 +178,6 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     if llm is not None:
         lines = _llm_pass(lines, text, chars, llm, llm_kwargs, attrs, q_line, names)
     if others:
-        from dataclasses import replace
-
         lines = [replace(ln, speaker=None) if ln.speaker in others else ln for ln in lines]
     return lines
 

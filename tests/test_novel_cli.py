@@ -197,6 +197,31 @@ def test_a_configured_narrator_keeps_said_i_when_others_are_found(pdnc):
     assert sum(ln.speaker == "poirot" for ln in lines) >= 200
 
 
+def test_the_narrator_is_found_when_the_configuration_does_not_say(tmp_path, pdnc):
+    """A user configures Hastings and Poirot for The Mysterious Affair at Styles, without `narrator: true`. The text
+    is told in the first person and its narrator is called Hastings, so Hastings is the narrator: `said I` is his.
+    Measured with the whole gold cast unflagged: Hastings 318 of his 445 quotations (2 before), precision 0.959
+    (0.859 before, every `said I` given to someone else)."""
+    from extractors.novel import evaluate, pdnc as gold_io
+
+    root = tmp_path / "proj"
+    (root / "configs" / "characters").mkdir(parents=True)
+    for cid, name, alias in (("hastings", "Arthur Hastings", "Hastings"), ("poirot", "Hercule Poirot", "Poirot")):
+        assert run(root, "add-character", cid, "--name", name, "--series", "styles", "--gender", "male",
+                   "--alias", alias).returncode == 0
+    out = tmp_path / "styles.jsonl"
+    book = pdnc / "TheMysteriousAffairAtStyles"
+    p = run(root, "extract", "novel", str(book / "novel_text.txt"), "--work", "styles", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    lines = read_lines(out)
+    said_i = [ln for ln in lines if ln.kind == "dialogue" and ln.name == "I"]
+    assert len(said_i) >= 50 and all(ln.speaker == "hastings" for ln in said_i)
+    gold = [("hastings" if g.speaker == "mr_hastings" else g.speaker, ln)
+            for g, ln in zip(gold_io.load_quotes(book), evaluate.match(gold_io.load_quotes(book), lines))]
+    given = [g for g, ln in gold if ln is not None and ln.speaker == "hastings"]
+    assert len(given) >= 250 and sum(g == "hastings" for g in given) >= 0.95 * len(given)
+
+
 _PG_HEAD = """The Project Gutenberg eBook of A Short Novel
 
 This eBook is for the use of anyone anywhere in the United States and

@@ -14,28 +14,56 @@ Measured (`benchmarks/novel_others.py`): with the three most quoted characters c
 their lines rises to 0.80-0.99 (Hard Times 0.80: its configuration gives the father the son's name `Tom
 Gradgrind`); with the whole gold cast configured, accuracy moves by at most -0.003. On 红楼梦 1-8 (cues named by
 the text, few turn-taking guesses) the lines of 1-3 configured characters are the same with or without the others.
+
+The narrator is found the same way: when no configured character is marked `narrator: true` and the text is told
+in the first person, the discovered narrator's names (`Hastings`, from the vocatives of the replies) pick the one
+configured character they match, who becomes the narrator; if they match none, the narrator joins the others.
+Without this, a user who configured Mr. Hastings for The Mysterious Affair at Styles without the flag got 2 of his
+445 quotations and every `said I` given to someone else (precision 0.959 -> 0.859).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from extractors.characters import Character
 
 from .names import NameIndex
 
 
-def others_for(configured: list[Character], text: str, language: str, work: str) -> list[Character]:
-    """Discovered people who speak in the text and match no configured character (ids never clash); the
-    discovered narrator only when no configured character is the narrator."""
+def complete_cast(configured: list[Character], text: str, language: str, work: str
+                  ) -> tuple[list[Character], list[Character]]:
+    """The configured characters (the narrator marked when the text has one and the configuration does not say),
+    and the discovered people who speak in the text and match none of them (ids never clash)."""
     from .cast import discover_cast
 
+    cast = discover_cast(text, language, by_lines=False)
     index = NameIndex(configured, language)
+    configured = _mark_narrator(configured, cast, index)
     taken = {c.id for c in configured}
     narrated = any(c.narrator for c in configured)  # `said I` is theirs, whatever name the text gives them
     others = []
-    for m in discover_cast(text, language, by_lines=False):
+    for m in cast:
         if m.speaks < 1 or m.id in taken or any(index.lookup(n) for n in [m.name, *m.aliases]) \
                 or (m.narrator and narrated):
             continue
         taken.add(m.id)
         others.append(m.to_character(work, language))
-    return others
+    return configured, others
+
+
+def others_for(configured: list[Character], text: str, language: str, work: str) -> list[Character]:
+    """The others of `complete_cast`: discovered people who speak and match no configured character."""
+    return complete_cast(configured, text, language, work)[1]
+
+
+def _mark_narrator(configured: list[Character], cast: list, index: NameIndex) -> list[Character]:
+    """The configured character the discovered narrator's names single out, marked as the narrator (a copy);
+    unchanged when one is marked already, when the text has no narrator, or when the names match none or several."""
+    narrator = next((m for m in cast if m.narrator), None)
+    if narrator is None or any(c.narrator for c in configured):
+        return configured
+    ids = {index.lookup(n) for n in [narrator.name, *narrator.aliases]} - {None}
+    if len(ids) != 1:
+        return configured
+    return [replace(c, narrator=True) if c.id in ids else c for c in configured]

@@ -58,17 +58,19 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
                    ) -> tuple[list[Character], bool, list[Character]]:
     """Configured characters of this work, or (when none is) the cast discovered in the text; whether they
     were discovered; and the others who speak in the text and match none of the configured (`cast_others`:
-    attributed too, so their words go to nobody configured). A character configured for another work is never
+    attributed too, so their words go to nobody configured). A first-person narrator found in the text marks the
+    configured character it names, when none is marked. A character configured for another work is never
     used: its names would match strangers."""
     from .cast import discover_cast
-    from .cast_others import others_for
+    from .cast_others import complete_cast
     from .extract import detect_language
 
     mine = [c for c in configured.values()
             if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
     lang = language or detect_language(text)
     if mine:
-        return mine, False, others_for(mine, text, lang, work)
+        mine, others = complete_cast(mine, text, lang, work)
+        return mine, False, others
     return [m.to_character(work, lang) for m in discover_cast(text, lang, by_lines=False)], True, []
 
 

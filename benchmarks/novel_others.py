@@ -1,12 +1,13 @@
 """A user who configures only some characters: are the lines given to them theirs? (`cast_others`)
 
-Usage: python benchmarks/novel_others.py [--top N] [--books A,B] [--stories]
+Usage: python benchmarks/novel_others.py [--top N] [--books A,B] [--stories] [--bare]
 
 For each PDNC dev novel, the N most quoted gold characters (default 3; 0: the whole gold cast) are configured,
 as a user naming the characters they want would. Printed for the lines given to them, against the gold
 speakers: accuracy (right / their gold quotations) and precision (right / lines given to them), first
 attributed with only the configured characters, then with the others discovered in the text
-(`cast_others.others_for`, what `rolecorpus extract novel` does). `--stories`: the story purity of the three most
+(`cast_others.complete_cast`, what `rolecorpus extract novel` does). `--bare`: each character configured by its
+main name alone (no aliases, gender or narrator flag), as `rolecorpus add-character --name` gives. `--stories`: the story purity of the three most
 quoted characters both ways (`novel_generalisation.purity`: stories whose lines given to the character are all
 theirs, and whose attributed quotations are all right).
 """
@@ -16,11 +17,12 @@ import argparse
 import collections
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from extractors.novel import evaluate, pdnc  # noqa: E402
-from extractors.novel.cast_others import others_for  # noqa: E402
+from extractors.novel.cast_others import complete_cast  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 from novel_generalisation import purity  # noqa: E402
 
@@ -42,6 +44,8 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--books", default="")
     ap.add_argument("--stories", action="store_true", help="also the story purity of the three most quoted")
+    ap.add_argument("--bare", action="store_true", help="configure each character by its main name only (no "
+                    "aliases, gender or narrator flag), as `rolecorpus add-character --name` alone does")
     a = ap.parse_args()
     books = [D / b for b in a.books.split(",")] if a.books else sorted(p for p in D.iterdir() if p.is_dir())
     before, after = [], []
@@ -49,9 +53,10 @@ def main() -> None:
         chars, gold = pdnc.load_characters(b), pdnc.load_quotes(b)
         top = {c for c, _ in collections.Counter(g.speaker for g in gold).most_common(a.top)} if a.top \
             else {c.id for c in chars}
-        mine = [c for c in chars if c.id in top]
-        others = others_for(mine, read_novel(b / "novel_text.txt"), "en", b.name)
-        before.append(score(b, gold, mine, top, set(), a.stories))
+        mine = [replace(c, aliases=[], gender=None, narrator=False) if a.bare else c for c in chars if c.id in top]
+        alone = mine
+        mine, others = complete_cast(mine, read_novel(b / "novel_text.txt"), "en", b.name)
+        before.append(score(b, gold, alone, top, set(), a.stories))
         after.append(score(b, gold, mine + others, top, {c.id for c in others}, a.stories))
         print(f"{b.name[:28]:28s} configured {len(mine):3d}: acc {before[-1][0]:.3f} prec {before[-1][1]:.3f} | "
               f"+ {len(others):2d} others: acc {after[-1][0]:.3f} prec {after[-1][1]:.3f}", flush=True)

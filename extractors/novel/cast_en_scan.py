@@ -31,6 +31,12 @@ _TITLES = {
     "Prof": ("professor", None), "Rev": ("reverend", None),
 }
 _MODIFIERS = ("Old", "Young", "Little", "Poor", "Dear", "Good")
+
+
+def title_class(word: str) -> str | None:
+    """The kind of title a word is, titles of one kind being interchangeable (`mr` for Mr./Monsieur/Signor, `mrs`,
+    `miss`, `lady`, ...); None for a word that is no title."""
+    return _TITLES.get(word.rstrip("."), (None, None))[0]
 _PRONOUN_GENDER = {"he": "male", "his": "male", "himself": "male",
                    "she": "female", "her": "female", "herself": "female"}
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",

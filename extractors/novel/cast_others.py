@@ -25,27 +25,31 @@ Without this, a user who configured Mr. Hastings for The Mysterious Affair at St
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from extractors.characters import Character
 
-from .names import NameIndex
+from .cast_en_scan import title_class
+from .names import NameIndex, name_tokens
 
 
 def complete_cast(configured: list[Character], text: str, language: str, work: str
                   ) -> tuple[list[Character], list[Character]]:
-    """The configured characters (the narrator marked when the text has one and the configuration does not say),
-    and the discovered people who speak in the text and match none of them (ids never clash)."""
+    """The configured characters (completed from the text: `_complete_names`, and the narrator marked when the text
+    has one and the configuration does not say), and the discovered people who speak in the text and match none of
+    them (ids never clash)."""
     from .cast import discover_cast
 
     cast = discover_cast(text, language, by_lines=False)
     index = NameIndex(configured, language)
-    configured = _mark_narrator(configured, cast, index)
+    configured, gender = _complete_names(configured, cast, index)
+    resolve = _resolver(index, gender)
+    configured = _mark_narrator(configured, cast, resolve)
     taken = {c.id for c in configured}
     narrated = any(c.narrator for c in configured)  # `said I` is theirs, whatever name the text gives them
     others = []
     for m in cast:
-        if m.speaks < 1 or m.id in taken or any(index.lookup(n) for n in [m.name, *m.aliases]) \
-                or (m.narrator and narrated):
+        if m.speaks < 1 or m.id in taken or any(resolve(n) for n in [m.name, *m.aliases]) or (m.narrator and narrated):
             continue
         taken.add(m.id)
         others.append(m.to_character(work, language))
@@ -57,13 +61,66 @@ def others_for(configured: list[Character], text: str, language: str, work: str)
     return complete_cast(configured, text, language, work)[1]
 
 
-def _mark_narrator(configured: list[Character], cast: list, index: NameIndex) -> list[Character]:
+def _resolver(index: NameIndex, gender: dict[str, str | None]) -> Callable[[str], str | None]:
+    """A discovered name -> the configured character it names: through the name index (`Elizabeth`, `Darcy`), or
+    `Mr.` (Monsieur, Signor, ...) and a name the index gives to a man configured without a title or with that one
+    (`Mr. Gradgrind` for `Thomas Gradgrind`). Never a woman's title: `Mrs. Bennet` and `Miss Bennet` are seldom
+    `Elizabeth Bennet` (and a titled woman's short forms are in the index already: `Mrs. Lynde`)."""
+    def resolve(name: str) -> str | None:
+        cid = index.lookup(name)
+        if cid or index.language == "zh":
+            return cid
+        head, _, rest = " ".join(name.split()).partition(" ")
+        cid = index.lookup(rest) if rest and title_class(head) == "mr" else None
+        own = title_class(index.characters[cid].name.split()[0]) if cid else None
+        return cid if cid and gender.get(cid) == "male" and own in (None, "mr") else None
+    return resolve
+
+
+def _complete_names(configured: list[Character], cast: list, index: NameIndex
+                    ) -> tuple[list[Character], dict[str, str | None]]:
+    """Each configured character with the names and gender of the discovered members that name only them: a member
+    whose names resolve to one configured character (`Elizabeth` for `Elizabeth Bennet`) lends it the names it was
+    merged with (`Lizzy`, `Eliza`, `Miss Elizabeth Bennet`) and its gender guess when none is configured. Genders
+    first, so that `Mr. X` can then be matched to a man (`_resolver`). Also returns the genders."""
+    gender = dict(index.gender)
+    for m in cast:
+        cid = _one_owner(m, index.lookup, index)
+        if cid and m.gender in ("male", "female") and not gender[cid]:
+            gender[cid] = m.gender
+    resolve = _resolver(index, gender)
+    extra: dict[str, list[str]] = {}
+    for m in cast:
+        cid = _one_owner(m, resolve, index)
+        if cid:
+            extra.setdefault(cid, []).extend(n for n in [m.name, *m.aliases] if index.lookup(n) is None)
+    return [replace(c, aliases=list(dict.fromkeys([*c.aliases, *extra.get(c.id, [])])), gender=c.gender or gender[c.id])
+            if c.id in extra or gender[c.id] != index.gender[c.id] else c for c in configured], gender
+
+
+def _one_owner(m, resolve: Callable[[str], str | None], index: NameIndex) -> str | None:
+    """The one configured character a discovered member's names resolve to, unless one of its full names gives
+    another first name than the character's own (`Lawrence Cavendish`, merged with `Mr. Cavendish`, is not
+    `John Cavendish`)."""
+    names = [m.name, *m.aliases]
+    ids = {resolve(n) for n in names} - {None}
+    if len(ids) != 1:
+        return None
+    cid = next(iter(ids))
+    own = name_tokens(index.characters[cid].name)[1]
+    if len(own) >= 2 and index.language != "zh":
+        if any(len(t) >= 2 and t[0].casefold() != own[0].casefold() for t in (name_tokens(n)[1] for n in names)):
+            return None
+    return cid
+
+
+def _mark_narrator(configured: list[Character], cast: list, resolve: Callable[[str], str | None]) -> list[Character]:
     """The configured character the discovered narrator's names single out, marked as the narrator (a copy);
     unchanged when one is marked already, when the text has no narrator, or when the names match none or several."""
     narrator = next((m for m in cast if m.narrator), None)
     if narrator is None or any(c.narrator for c in configured):
         return configured
-    ids = {index.lookup(n) for n in [narrator.name, *narrator.aliases]} - {None}
+    ids = {resolve(n) for n in [narrator.name, *narrator.aliases]} - {None}
     if len(ids) != 1:
         return configured
     return [replace(c, narrator=True) if c.id in ids else c for c in configured]

@@ -74,6 +74,13 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
     return [m.to_character(work, lang) for m in discover_cast(text, lang, by_lines=False)], True, []
 
 
+def completed_count(chars: list[Character], configured: dict[str, Character]) -> int:
+    """How many of the configured characters `characters_for` completed from the text (aliases, gender, narrator)."""
+    def facts(c: Character) -> tuple:
+        return c.aliases, c.gender, c.narrator
+    return sum(1 for c in chars if c.id in configured and facts(c) != facts(configured[c.id]))
+
+
 def llm_kwargs(ctx: ExtractContext, work: str) -> dict:
     """Where the LLM pass caches answers and counts its calls, and the work's few-shot examples if any."""
     cache = Path(ctx.cache_dir or ".cache/rolecorpus")
@@ -122,15 +129,16 @@ class NovelExtractor:
                               min_confidence=opts.min_confidence, others={c.id for c in others})
         bar.close()
         ctx.metrics.update(novel_metrics(summarise(lines), (kw or {}).get("metrics_path")))
-        self.cast = (len(chars), discovered, len(others))
+        self.cast = (len(chars), discovered, len(others), 0 if discovered else completed_count(chars, ctx.characters))
         yield from lines
 
     def summary(self, lines: list[Line], output: Path, ctx: ExtractContext) -> str:
         m = ctx.metrics
-        n_chars, discovered, n_others = getattr(self, "cast", (0, False, 0))
+        n_chars, discovered, n_others, completed = getattr(self, "cast", (0, False, 0, 0))
         ev = ", ".join(f"{k} {v}" for k, v in sorted(m["by_evidence"].items()))
         others = f" (+{n_others} other speaker(s) found in the text, their lines named but not attributed)" \
             if n_others else ""
+        others += f" ({completed} completed with names, gender or narrator found in the text)" if completed else ""
         return (f"{output}: {len(lines)} lines, {m['quotes']} quotations, {m['attributed']} attributed"
                 f" ({ev or 'none'}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}"
                 + others)

@@ -44,7 +44,7 @@ _FIRST_NAME_TITLE = re.compile(r"^(?:sir|lady|lord|miss|master|aunt|uncle|dame)\
 _MALE_TITLE = re.compile(r"^(?:mr|sir|lord|monsieur|master)\.?$", re.I)
 
 
-def _name_tokens(name: str) -> tuple[str | None, list[str]]:
+def name_tokens(name: str) -> tuple[str | None, list[str]]:
     """(title or None, capitalised name tokens) of a name like `Mr. Fitzwilliam Darcy`."""
     toks = _ARTICLE_RE.sub("", " ".join(name.split())).split(" ")
     title = None
@@ -71,7 +71,7 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
         for n in [c.name, *c.aliases]:
             if _ARTICLE_RE.match(n.strip()):  # `The First Housemaid` is a description: `First` names nobody
                 continue
-            title, toks = _name_tokens(n)
+            title, toks = name_tokens(n)
             if not toks or (len(toks) == 1 and not title):
                 continue
             surnames.setdefault(toks[-1].casefold(), set()).add(c.id)

@@ -151,6 +151,24 @@ def test_chinese_novel_with_no_character_configured(root, tmp_path, honglou):
     assert sum(1 for ln in dia if ln.speaker) / len(dia) >= 0.5
 
 
+def test_chinese_characters_configured_by_full_name_match_the_names_the_text_uses(tmp_path, honglou):
+    """A user configures 贾宝玉 and 王熙凤 by their full names alone. The text calls them 宝玉 and 凤姐/熙凤: the given
+    name of a surname-and-given-name is one of their names (`names.given_names_zh`), and the cast found in the text
+    lends 王熙凤 its other names (`凤姐`, `凤姐儿`). Measured: 65 lines for 宝玉 and 37 for 凤姐 (none before)."""
+    root = tmp_path / "proj"
+    (root / "configs" / "characters").mkdir(parents=True)
+    for cid, name in (("baoyu", "贾宝玉"), ("xifeng", "王熙凤")):
+        assert run(root, "add-character", cid, "--name", name, "--series", "hlm").returncode == 0
+    out = tmp_path / "hlm.jsonl"
+    p = run(root, "extract", "novel", str(honglou / "hongloumeng_1-8.txt"), "--work", "hlm", "-o", str(out),
+            "--language", "zh")
+    assert p.returncode == 0, p.stderr
+    dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
+    assert sum(ln.speaker == "baoyu" for ln in dia) >= 60 and {ln.name for ln in dia if ln.speaker == "baoyu"} == {"宝玉"}
+    assert sum(ln.speaker == "xifeng" for ln in dia) >= 33
+    assert {ln.name for ln in dia if ln.speaker == "xifeng"} <= {"凤姐", "熙凤", "凤姐儿", "王熙凤"}
+
+
 def test_one_configured_character_gets_only_her_own_words(tmp_path, pdnc):
     """A user names only Elizabeth for Pride and Prejudice. The others who speak in it are found and attributed
     too (`cast_others`), so Mr. Darcy's or Jane's words are not given to her: their lines carry a `name` and no

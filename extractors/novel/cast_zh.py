@@ -64,9 +64,14 @@ _SURNAMES = ("赵趙钱錢孙孫李周吴吳郑鄭王冯馮陈陳褚卫衛蒋蔣
                "程邢裴陆陸荣榮翁荀甄曲封储儲靳焦牧山谷车車侯全班仰秋仲伊宫宮宁寧仇甘厉厲戎刘劉叶葉黎白蒲邰从從鄂索赖賴"
                "卓蔺藺屠蒙池乔喬郁胥党翟谭譚姬申冉雍桑桂牛寿壽边邊燕冀浦尚温溫庄莊晏柴瞿阎閻慕连連茹习習艾鱼魚容向古易"
                "廖庾终終步都耿满滿弘匡国國文寇广廣东東欧歐沃利蔚越隆师師巩鞏聂聶晁关關相查荆荊红紅游竺权權盖蓋益桓公冷")
-_SURNAME = set(_SURNAMES)
+SURNAME = set(_SURNAMES)
 _FEMALE = re.compile(r"(?:夫人|太太|奶奶|姑娘|小姐|姐|妹|嫂|姨|妈|媽|娘|婆|嬷|嬤|姥|母|婶|嬸|妃|后|氏|妻|女|丫头|丫頭|丫鬟|家的)(?:儿|兒)?$")
 _MALE = re.compile(r"(?:老爷|老爺|爷|爺|公|兄|哥|弟|叔|伯|父|子|郎|生|相公|先生|大人|王|帝|将军|將軍|僧|道人|和尚)$")
+
+
+def title_or_kin(word: str) -> bool:
+    """Whether a word ends like a title or a kinship term (`夫人`, `姨妈`, `老爷`), not a given name."""
+    return bool(_FEMALE.search(word) or _MALE.search(word))
 
 
 @lru_cache(maxsize=1)
@@ -206,9 +211,9 @@ def bare_subject(clause: str) -> str | None:
     if len(tags) > 1 and tags[-1][1].startswith("nr") and (tags[-2][1] in ("n", "ng", "nz") or len(tags[-1][0]) >= 2):
         tags = tags[-1:]  # `妻邢氏`, `太尉杨彪`, `行军从事满宠`: a title or relation and the name
     w, f = tags[-1]
-    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in _SURNAME:
+    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in SURNAME:
         for i in range(1, len(w) - 1):  # `尉黄琬`, `司徒王允`: jieba joins a title to the name
-            if w[i] in _SURNAME and len(w) - i <= 3:
+            if w[i] in SURNAME and len(w) - i <= 3:
                 tags = [(w[i:], f)]
                 break
     out = "".join(w for w, _ in tags) + plural
@@ -252,7 +257,7 @@ def _nominal(w: str, flag: str) -> bool:
 def _surname_name(subj: str, tags: list[tuple[str, str]]) -> bool:
     """A surname and one or two characters that jieba reads as one word, neither a common noun nor a
     verb, adverb or time word (`封肃` is an adjective to jieba)."""
-    return 2 <= len(subj) <= 3 and subj[0] in _SURNAME and len(tags) == 1 and tags[0][1] in ("a", "nz", "x", "j", "l", "ng")
+    return 2 <= len(subj) <= 3 and subj[0] in SURNAME and len(tags) == 1 and tags[0][1] in ("a", "nz", "x", "j", "l", "ng")
 
 
 def is_group(surface: str) -> bool:
@@ -294,7 +299,7 @@ def _full_names(text: str, given: str) -> Counter:
     surname that is no preposition or adverb (`向宝玉`), the form found opening a clause."""
     c: Counter = Counter()
     for m in re.finditer("(.)" + re.escape(given), text):
-        if m.group(1) in _SURNAME:
+        if m.group(1) in SURNAME:
             c[m.group(0)] += 1
     out = Counter()
     for f, n in c.items():
@@ -318,7 +323,7 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
                 groups[b].append(f)
                 groups.pop(f, None)
     for b in [b for b in groups if len(b) == 1]:  # `飞` for `张飞`, `操` for `曹操`
-        owners = [g for g in groups if 2 <= len(g) <= 3 and g[0] in _SURNAME and g.endswith(b) and not is_group(g)]
+        owners = [g for g in groups if 2 <= len(g) <= 3 and g[0] in SURNAME and g.endswith(b) and not is_group(g)]
         forms = groups.pop(b)
         if len(owners) == 1:
             groups[owners[0]].extend(forms)

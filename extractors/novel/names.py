@@ -1,7 +1,8 @@
 """Find character mentions in narration: every name, alias and title form of the configured characters.
 
 Aliases come only from the character configs (or the PDNC character list). Derived forms:
-`Mr. Darcy` also matches `Mr Darcy`; `The Hatter` also matches `the Hatter` and `a Hatter`.
+`Mr. Darcy` also matches `Mr Darcy`; `The Hatter` also matches `the Hatter` and `a Hatter`; `Darcy` and
+`Miss Harris` where they name one character (`derived_forms`); in Chinese, `宝玉` for `贾宝玉` (`given_names_zh`).
 A name must be written with a capital letter (so the character `Time` is not found in
 "a long time"). When one surface form belongs to several characters it goes to the first one
 configured (callers list major characters first).
@@ -57,6 +58,21 @@ def name_tokens(name: str) -> tuple[str | None, list[str]]:
     return title, toks
 
 
+def given_names_zh(chars: list[Character]) -> dict[str, str]:
+    """The given name a Chinese text calls someone by (`宝玉` for `贾宝玉`, `熙凤` for `王熙凤`): a three-character
+    name whose first character is a surname, without it, where it names one character and is no title or kinship
+    term (`王夫人` is not `夫人`, `薛姨妈` not `姨妈`)."""
+    from .cast_zh import SURNAME, title_or_kin
+
+    owners: dict[str, set[str]] = {}
+    for c in chars:
+        for n in [c.name, *c.aliases]:
+            n = n.strip()
+            if len(n) == 3 and n[0] in SURNAME and not title_or_kin(n[1:]):
+                owners.setdefault(n[1:], set()).add(c.id)
+    return {form: next(iter(ids)) for form, ids in owners.items() if len(ids) == 1}
+
+
 def derived_forms(chars: list[Character]) -> dict[str, str]:
     """Short forms a text uses for a listed name: the title with the surname (`Miss Harris` for `Miss
     Lucillia Harris`), the surname alone (`Poirot` for `Hercule Poirot`,
@@ -110,10 +126,9 @@ class NameIndex:
             for n in dict.fromkeys([c.name, *c.aliases]):
                 for f in self._variants(n):
                     self.forms.setdefault(f.casefold(), c.id)
-        if language != "zh":
-            for form, cid in derived_forms(chars).items():
-                if form not in self.forms or self._is_stub(self.characters[self.forms[form]], form):
-                    self.forms[form] = cid
+        for form, cid in (derived_forms(chars) if language != "zh" else given_names_zh(chars)).items():
+            if form not in self.forms or self._is_stub(self.characters[self.forms[form]], form):
+                self.forms[form] = cid
         self.narrator = next((c.id for c in chars if c.narrator), None)
         pats = sorted(self.forms, key=len, reverse=True)
         if not pats:

@@ -133,7 +133,19 @@ def test_first_person_novel_with_a_configured_narrator(tmp_path):
     assert p.returncode == 0, p.stderr
     dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
     assert [(ln.speaker, ln.name) for ln in dia] == [("hastings", "I"), ("poirot", "Poirot"), ("hastings", "I")]
-    assert "2 character(s) configured" in p.stdout
+    assert "2 character(s) configured" in p.stdout and "no line for" not in p.stdout
+
+
+def test_a_configured_character_the_text_never_names_is_reported(tmp_path):
+    """A misspelt name (`Hercule Poriot`) gets no line: the summary says so instead of leaving the user to wonder."""
+    root = tmp_path / "proj"
+    (root / "configs" / "characters").mkdir(parents=True)
+    assert run(root, "add-character", "poirot", "--name", "Hercule Poriot", "--series", "styles").returncode == 0
+    novel = tmp_path / "styles.txt"
+    novel.write_text('CHAPTER I\n\n"Gone," said Poirot.\n\n"Then we wait," said Japp.\n', encoding="utf-8")
+    p = run(root, "extract", "novel", str(novel), "--work", "styles", "-o", str(tmp_path / "o.jsonl"))
+    assert p.returncode == 0, p.stderr
+    assert "no line for poirot" in p.stdout, p.stdout
 
 
 def test_chinese_novel_with_no_character_configured(root, tmp_path, honglou):

@@ -130,6 +130,7 @@ class NovelExtractor:
         bar.close()
         ctx.metrics.update(novel_metrics(summarise(lines), (kw or {}).get("metrics_path")))
         self.cast = (len(chars), discovered, len(others), 0 if discovered else completed_count(chars, ctx.characters))
+        self.configured = [c.id for c in chars]
         yield from lines
 
     def summary(self, lines: list[Line], output: Path, ctx: ExtractContext) -> str:
@@ -139,6 +140,9 @@ class NovelExtractor:
         others = f" (+{n_others} other speaker(s) found in the text, their lines named but not attributed)" \
             if n_others else ""
         others += f" ({completed} completed with names, gender or narrator found in the text)" if completed else ""
+        silent = [] if discovered else sorted(set(getattr(self, "configured", ())) - {ln.speaker for ln in lines})
+        others += (f"; no line for {', '.join(silent[:5])}{' …' if len(silent) > 5 else ''}: none of their names is "
+                   "found speaking (check the name and aliases)") if silent else ""
         return (f"{output}: {len(lines)} lines, {m['quotes']} quotations, {m['attributed']} attributed"
                 f" ({ev or 'none'}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}"
                 + others)

@@ -20,6 +20,13 @@ in the first person, the discovered narrator's names (`Hastings`, from the vocat
 configured character they match, who becomes the narrator; if they match none, the narrator joins the others.
 Without this, a user who configured Mr. Hastings for The Mysterious Affair at Styles without the flag got 2 of his
 445 quotations and every `said I` given to someone else (precision 0.959 -> 0.859).
+
+What else a configuration leaves out is taken from the cast too (`_complete_names`): a member whose names resolve
+to one configured character lends it the names it was merged with (`Lizzy` to `Elizabeth`, `May` to `Miss
+Welland`) and its gender guess; `Mr. Gradgrind` counts for a man configured as `Thomas Gradgrind`. The others are
+still chosen by the configured names alone. With the three most quoted characters configured by main name only
+(`novel_others.py --bare`), the lines given to them were right 0.935 of the time (worst book 0.640); now 0.965
+(worst 0.901), and the share of their quotations they get rises from 0.417 to 0.532.
 """
 
 from __future__ import annotations

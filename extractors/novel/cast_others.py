@@ -37,6 +37,7 @@ from typing import Callable
 from extractors.characters import Character
 
 from .cast_en_scan import title_class
+from .cast_member import CastMember
 from .names import NameIndex, name_tokens
 
 
@@ -84,7 +85,7 @@ def _resolver(index: NameIndex, gender: dict[str, str | None]) -> Callable[[str]
     return resolve
 
 
-def _complete_names(configured: list[Character], cast: list, index: NameIndex
+def _complete_names(configured: list[Character], cast: list[CastMember], index: NameIndex
                     ) -> tuple[list[Character], dict[str, str | None]]:
     """Each configured character with the names and gender of the discovered members that name only them: a member
     whose names resolve to one configured character (`Elizabeth` for `Elizabeth Bennet`) lends it the names it was
@@ -105,7 +106,7 @@ def _complete_names(configured: list[Character], cast: list, index: NameIndex
             if c.id in extra or gender[c.id] != index.gender[c.id] else c for c in configured], gender
 
 
-def _one_owner(m, resolve: Callable[[str], str | None], index: NameIndex) -> str | None:
+def _one_owner(m: CastMember, resolve: Callable[[str], str | None], index: NameIndex) -> str | None:
     """The one configured character a discovered member's names resolve to, unless one of its full names gives
     another first name than the character's own (`Lawrence Cavendish`, merged with `Mr. Cavendish`, is not
     `John Cavendish`)."""
@@ -121,7 +122,7 @@ def _one_owner(m, resolve: Callable[[str], str | None], index: NameIndex) -> str
     return cid
 
 
-def _mark_narrator(configured: list[Character], cast: list, resolve: Callable[[str], str | None]) -> list[Character]:
+def _mark_narrator(configured: list[Character], cast: list[CastMember], resolve: Callable[[str], str | None]) -> list[Character]:
     """The configured character the discovered narrator's names single out, marked as the narrator (a copy);
     unchanged when one is marked already, when the text has no narrator, or when the names match none or several."""
     narrator = next((m for m in cast if m.narrator), None)

@@ -58,9 +58,9 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
                    ) -> tuple[list[Character], bool, list[Character]]:
     """Configured characters of this work, or (when none is) the cast discovered in the text; whether they
     were discovered; and the others who speak in the text and match none of the configured (`cast_others`:
-    attributed too, so their words go to nobody configured). A first-person narrator found in the text marks the
-    configured character it names, when none is marked. A character configured for another work is never
-    used: its names would match strangers."""
+    attributed too, so their words go to nobody configured). What the configuration leaves out is taken from the
+    cast found in the text (`cast_others.complete_cast`: more names, the gender, the first-person narrator). A
+    character configured for another work is never used: its names would match strangers."""
     from .cast import discover_cast
     from .cast_others import complete_cast
     from .extract import detect_language
@@ -137,12 +137,18 @@ class NovelExtractor:
         m = ctx.metrics
         n_chars, discovered, n_others, completed = getattr(self, "cast", (0, False, 0, 0))
         ev = ", ".join(f"{k} {v}" for k, v in sorted(m["by_evidence"].items()))
-        others = f" (+{n_others} other speaker(s) found in the text, their lines named but not attributed)" \
-            if n_others else ""
-        others += f" ({completed} completed with names, gender or narrator found in the text)" if completed else ""
-        silent = [] if discovered else sorted(set(getattr(self, "configured", ())) - {ln.speaker for ln in lines})
-        others += (f"; no line for {', '.join(silent[:5])}{' …' if len(silent) > 5 else ''}: none of their names is "
-                   "found speaking (check the name and aliases)") if silent else ""
         return (f"{output}: {len(lines)} lines, {m['quotes']} quotations, {m['attributed']} attributed"
                 f" ({ev or 'none'}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}"
-                + others)
+                + ("" if discovered else self._configured_note(lines, n_others, completed)))
+
+    def _configured_note(self, lines: list[Line], n_others: int, completed: int) -> str:
+        """What the summary adds about a configured cast: the others found, the characters completed from the text,
+        and those that got no line (a misspelt name, most likely)."""
+        note = f" (+{n_others} other speaker(s) found in the text, their lines named but not attributed)" \
+            if n_others else ""
+        note += f" ({completed} completed with names, gender or narrator found in the text)" if completed else ""
+        silent = sorted(set(getattr(self, "configured", ())) - {ln.speaker for ln in lines})
+        if silent:
+            note += (f"; no line for {', '.join(silent[:5])}{' …' if len(silent) > 5 else ''}: none of their names "
+                     "is found speaking (check the name and aliases)")
+        return note

@@ -76,3 +76,19 @@ def test_three_characters_configured_by_name_alone_get_only_their_own_lines(pdnc
     completed, others = complete_cast(_bare_top(d, 3), text, "en", d.name)
     assert "May" in next(c for c in completed if c.id == "miss_welland").aliases
     assert _precision(d, text, gold, completed, others) >= 0.968 - 0.02
+
+
+def test_mr_and_a_surname_name_a_man_configured_by_his_full_name():
+    """`Mr. Gradgrind` is the man configured as `Thomas Gradgrind`; `Mr. Thomas` (a young master's name) and
+    `Mrs. Gradgrind` are not; nor is `Mr. Bennet` the woman configured as `Elizabeth Bennet`."""
+    from extractors.characters import Character
+    from extractors.novel.cast_others import configured_resolver
+    from extractors.novel.names import NameIndex
+
+    chars = [Character(id="gradgrind", name="Thomas Gradgrind", series="w", gender="male"),
+             Character(id="lizzy", name="Elizabeth Bennet", series="w", gender="female")]
+    index = NameIndex(chars)
+    resolve = configured_resolver(index, dict(index.gender))
+    assert resolve("Mr. Gradgrind") == "gradgrind" and resolve("Monsieur Gradgrind") == "gradgrind"
+    assert resolve("Mr. Thomas") is None and resolve("Mrs. Gradgrind") is None
+    assert resolve("Mr. Bennet") is None and resolve("Miss Bennet") is None and resolve("Elizabeth") == "lizzy"

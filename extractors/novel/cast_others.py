@@ -51,7 +51,7 @@ def complete_cast(configured: list[Character], text: str, language: str, work: s
     cast = discover_cast(text, language, by_lines=False)
     index = NameIndex(configured, language)
     configured, gender = _complete_names(configured, cast, index)
-    resolve = _resolver(index, gender)
+    resolve = configured_resolver(index, gender)
     configured = _mark_narrator(configured, cast, resolve)
     taken = {c.id for c in configured}
     narrated = any(c.narrator for c in configured)  # `said I` is theirs, whatever name the text gives them
@@ -69,19 +69,23 @@ def others_for(configured: list[Character], text: str, language: str, work: str)
     return complete_cast(configured, text, language, work)[1]
 
 
-def _resolver(index: NameIndex, gender: dict[str, str | None]) -> Callable[[str], str | None]:
+def configured_resolver(index: NameIndex, gender: dict[str, str | None]) -> Callable[[str], str | None]:
     """A discovered name -> the configured character it names: through the name index (`Elizabeth`, `Darcy`), or
-    `Mr.` (Monsieur, Signor, ...) and a name the index gives to a man configured without a title or with that one
-    (`Mr. Gradgrind` for `Thomas Gradgrind`). Never a woman's title: `Mrs. Bennet` and `Miss Bennet` are seldom
-    `Elizabeth Bennet` (and a titled woman's short forms are in the index already: `Mrs. Lynde`)."""
+    `Mr.` (Monsieur, Signor, ...) and the surname of a man configured without a title or with that one (`Mr.
+    Gradgrind` for `Thomas Gradgrind`; `Mr. Thomas`, a young master's name, is not him). Never a woman's title:
+    `Mrs. Bennet` and `Miss Bennet` are seldom `Elizabeth Bennet` (and a titled woman's short forms are in the index
+    already: `Mrs. Lynde`)."""
     def resolve(name: str) -> str | None:
         cid = index.lookup(name)
         if cid or index.language == "zh":
             return cid
         head, _, rest = " ".join(name.split()).partition(" ")
         cid = index.lookup(rest) if rest and title_class(head) == "mr" else None
-        own = title_class(index.characters[cid].name.split()[0]) if cid else None
-        return cid if cid and gender.get(cid) == "male" and own in (None, "mr") else None
+        if not cid or gender.get(cid) != "male":
+            return None
+        c = index.characters[cid]
+        surnames = {t[-1].casefold() for t in (name_tokens(n)[1] for n in [c.name, *c.aliases]) if t}
+        return cid if title_class(c.name.split()[0]) in (None, "mr") and rest.casefold() in surnames else None
     return resolve
 
 
@@ -90,13 +94,13 @@ def _complete_names(configured: list[Character], cast: list[CastMember], index: 
     """Each configured character with the names and gender of the discovered members that name only them: a member
     whose names resolve to one configured character (`Elizabeth` for `Elizabeth Bennet`) lends it the names it was
     merged with (`Lizzy`, `Eliza`, `Miss Elizabeth Bennet`) and its gender guess when none is configured. Genders
-    first, so that `Mr. X` can then be matched to a man (`_resolver`). Also returns the genders."""
+    first, so that `Mr. X` can then be matched to a man (`configured_resolver`). Also returns the genders."""
     gender = dict(index.gender)
     for m in cast:
         cid = _one_owner(m, index.lookup, index)
         if cid and m.gender in ("male", "female") and not gender[cid]:
             gender[cid] = m.gender
-    resolve = _resolver(index, gender)
+    resolve = configured_resolver(index, gender)
     extra: dict[str, list[str]] = {}
     for m in cast:
         cid = _one_owner(m, resolve, index)

@@ -392,3 +392,21 @@ def test_a_surname_only_women_bear_joins_her_full_name(pdnc):
     assert {"Mrs. Lynde", "Mrs. Rachel"} <= set([m for m in anne if m.name == "Mrs. Rachel Lynde"][0].aliases)
     daisy = discover_cast(read_novel(pdnc / "DaisyMiller" / "novel_text.txt"), "en")
     assert not any({"Mrs. Miller", "Daisy"} <= {m.name, *m.aliases} for m in daisy)
+
+
+def test_cli_names_the_configured_character_each_member_is(project, pdnc):
+    """With `Elizabeth Bennet` configured for the work by name alone, the table's `configured` column gives her id to
+    the member the text calls Elizabeth/Lizzy, `-` to the others; `--write` drafts no second config for her."""
+    runner = CliRunner()
+    r = runner.invoke(app, ["add-character", "lizzy", "--name", "Elizabeth Bennet", "--series", "pride"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["characters", "discover", str(pdnc / "PrideAndPrejudice" / "novel_text.txt"), "--top", "4",
+                            "--work", "pride", "--write", "--json", str(project / "cast.json")])
+    assert r.exit_code == 0, r.output
+    header, *rows = r.output.splitlines()[:5]
+    assert header.split()[-1] == "configured"
+    eliza = [row for row in rows if "Lizzy" in row]
+    assert eliza and eliza[0].split()[-1] == "lizzy" and sum(row.split()[-1] == "-" for row in rows) == 3
+    assert "skipped 1 existing: configs/characters/lizzy.yaml" in r.output
+    assert not (project / "configs" / "characters" / "elizabeth.yaml").exists()
+    assert '"configured": "lizzy"' in (project / "cast.json").read_text(encoding="utf-8")

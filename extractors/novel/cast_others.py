@@ -64,6 +64,14 @@ def complete_cast(configured: list[Character], text: str, language: str, work: s
     return configured, others
 
 
+def configured_matches(configured: list[Character], cast: list[CastMember], language: str) -> dict[str, str]:
+    """Discovered member id -> the configured character it is taken for (as `complete_cast` decides)."""
+    index = NameIndex(configured, language)
+    _, gender = _complete_names(configured, cast, index)
+    resolve = configured_resolver(index, gender)
+    return {m.id: cid for m in cast if (cid := _one_owner(m, resolve, index))}
+
+
 def others_for(configured: list[Character], text: str, language: str, work: str) -> list[Character]:
     """The others of `complete_cast`: discovered people who speak and match no configured character."""
     return complete_cast(configured, text, language, work)[1]

@@ -65,13 +65,18 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
     from .cast_others import complete_cast
     from .extract import detect_language
 
-    mine = [c for c in configured.values()
-            if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
+    mine = configured_for(configured, work, path)
     lang = language or detect_language(text)
     if mine:
         mine, others = complete_cast(mine, text, lang, work)
         return mine, False, others
     return [m.to_character(work, lang) for m in discover_cast(text, lang, by_lines=False)], True, []
+
+
+def configured_for(configured: dict[str, Character], work: str, path: Path) -> list[Character]:
+    """The characters configured for this work: their series is the work id, or their sources name it or the file."""
+    return [c for c in configured.values()
+            if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
 
 
 def completed_count(chars: list[Character], configured: dict[str, Character]) -> int:

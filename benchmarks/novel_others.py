@@ -7,9 +7,10 @@ as a user naming the characters they want would. Printed for the lines given to 
 speakers: accuracy (right / their gold quotations) and precision (right / lines given to them), first
 attributed with only the configured characters, then with the others discovered in the text
 (`cast_others.complete_cast`, what `rolecorpus extract novel` does). `--bare`: each character configured by its
-main name alone (no aliases, gender or narrator flag), as `rolecorpus add-character --name` gives. `--stories`: the story purity of the three most
-quoted characters both ways (`novel_generalisation.purity`: stories whose lines given to the character are all
-theirs, and whose attributed quotations are all right).
+main name alone (no aliases, gender or narrator flag), as `rolecorpus add-character --name` gives; the names and
+gender are then taken from the text. `--stories`: the story purity of the three most quoted characters both ways
+(`novel_generalisation.purity`: stories whose lines given to the character are all theirs, and whose attributed
+quotations are all right).
 """
 from __future__ import annotations
 

@@ -31,12 +31,6 @@ _TITLES = {
     "Prof": ("professor", None), "Rev": ("reverend", None),
 }
 _MODIFIERS = ("Old", "Young", "Little", "Poor", "Dear", "Good")
-
-
-def title_class(word: str) -> str | None:
-    """The kind of title a word is, titles of one kind being interchangeable (`mr` for Mr./Monsieur/Signor, `mrs`,
-    `miss`, `lady`, ...); None for a word that is no title."""
-    return _TITLES.get(word.rstrip("."), (None, None))[0]
 _PRONOUN_GENDER = {"he": "male", "his": "male", "himself": "male",
                    "she": "female", "her": "female", "herself": "female"}
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",
@@ -83,6 +77,12 @@ _VOCATIVE = re.compile(r"(?:^|[,;!?—]\s*|\b(?:[Dd]ear(?:est)?|[Mm]y|[Oo]h?|[Gg
                        + r")(?=\s*(?:[,!?.;—]|$))")
 _SENTENCE_END = re.compile(NOT_AFTER_TITLE + r"(?<!\s[A-Z])[" + EN_CLAUSE_END_MARKS + "]")
 _PRONOUN = re.compile(r"\b(he|his|himself|she|her(?= [a-z])|herself)\b|[.!?;:\"“”‘’]|\b[A-Z]")
+
+
+def title_class(word: str) -> str | None:
+    """The kind of title a word is, titles of one kind being interchangeable (`mr` for Mr./Monsieur/Signor, `mrs`,
+    `miss`, `lady`, ...); None for a word that is no title."""
+    return _TITLES.get(word.rstrip("."), (None, None))[0]
 
 
 @dataclass

@@ -134,7 +134,8 @@ def _one_owner(m: CastMember, resolve: Callable[[str], str | None], index: NameI
     return cid
 
 
-def _mark_narrator(configured: list[Character], cast: list[CastMember], resolve: Callable[[str], str | None]) -> list[Character]:
+def _mark_narrator(configured: list[Character], cast: list[CastMember], resolve: Callable[[str], str | None]
+                   ) -> list[Character]:
     """The configured character the discovered narrator's names single out, marked as the narrator (a copy);
     unchanged when one is marked already, when the text has no narrator, or when the names match none or several."""
     narrator = next((m for m in cast if m.narrator), None)

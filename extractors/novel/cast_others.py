@@ -49,9 +49,7 @@ def complete_cast(configured: list[Character], text: str, language: str, work: s
     from .cast import discover_cast
 
     cast = discover_cast(text, language, by_lines=False)
-    index = NameIndex(configured, language)
-    configured, gender = _complete_names(configured, cast, index)
-    resolve = configured_resolver(index, gender)
+    configured, _, resolve = _complete_names(configured, cast, language)
     configured = _mark_narrator(configured, cast, resolve)
     taken = {c.id for c in configured}
     narrated = any(c.narrator for c in configured)  # `said I` is theirs, whatever name the text gives them
@@ -66,10 +64,7 @@ def complete_cast(configured: list[Character], text: str, language: str, work: s
 
 def configured_matches(configured: list[Character], cast: list[CastMember], language: str) -> dict[str, str]:
     """Discovered member id -> the configured character it is taken for (as `complete_cast` decides)."""
-    index = NameIndex(configured, language)
-    _, gender = _complete_names(configured, cast, index)
-    resolve = configured_resolver(index, gender)
-    return {m.id: cid for m in cast if (cid := _one_owner(m, resolve, index))}
+    return _complete_names(configured, cast, language)[1]
 
 
 def others_for(configured: list[Character], text: str, language: str, work: str) -> list[Character]:
@@ -97,25 +92,29 @@ def configured_resolver(index: NameIndex, gender: dict[str, str | None]) -> Call
     return resolve
 
 
-def _complete_names(configured: list[Character], cast: list[CastMember], index: NameIndex
-                    ) -> tuple[list[Character], dict[str, str | None]]:
+def _complete_names(configured: list[Character], cast: list[CastMember], language: str
+                    ) -> tuple[list[Character], dict[str, str], Callable[[str], str | None]]:
     """Each configured character with the names and gender of the discovered members that name only them: a member
     whose names resolve to one configured character (`Elizabeth` for `Elizabeth Bennet`) lends it the names it was
     merged with (`Lizzy`, `Eliza`, `Miss Elizabeth Bennet`) and its gender guess when none is configured. Genders
-    first, so that `Mr. X` can then be matched to a man (`configured_resolver`). Also returns the genders."""
+    first, so that `Mr. X` can then be matched to a man (`configured_resolver`). Also returns member id -> the
+    configured character it is, and the resolver (configured names and those genders)."""
+    index = NameIndex(configured, language)
     gender = dict(index.gender)
     for m in cast:
         cid = _one_owner(m, index.lookup, index)
         if cid and m.gender in ("male", "female") and not gender[cid]:
             gender[cid] = m.gender
     resolve = configured_resolver(index, gender)
+    owner = {m.id: cid for m in cast if (cid := _one_owner(m, resolve, index))}
     extra: dict[str, list[str]] = {}
     for m in cast:
-        cid = _one_owner(m, resolve, index)
-        if cid:
-            extra.setdefault(cid, []).extend(n for n in [m.name, *m.aliases] if index.lookup(n) is None)
-    return [replace(c, aliases=list(dict.fromkeys([*c.aliases, *extra.get(c.id, [])])), gender=c.gender or gender[c.id])
-            if c.id in extra or gender[c.id] != index.gender[c.id] else c for c in configured], gender
+        if m.id in owner:
+            extra.setdefault(owner[m.id], []).extend(n for n in [m.name, *m.aliases] if index.lookup(n) is None)
+    completed = [replace(c, aliases=list(dict.fromkeys([*c.aliases, *extra.get(c.id, [])])),
+                         gender=c.gender or gender[c.id])
+                 if c.id in extra or gender[c.id] != index.gender[c.id] else c for c in configured]
+    return completed, owner, resolve
 
 
 def _one_owner(m: CastMember, resolve: Callable[[str], str | None], index: NameIndex) -> str | None:

@@ -14,7 +14,7 @@ import pipeline.cli  # noqa: F401  (registers the commands)
 from extractors.characters import load_character, normalize_name
 from extractors.novel import pdnc
 from extractors.novel.cast import discover_cast
-from extractors.novel.extract import read_novel
+from extractors.novel.extract import extract_novel, read_novel
 from pipeline.cli_app import app
 
 from cli_asserts import one_line_error
@@ -410,3 +410,19 @@ def test_cli_names_the_configured_character_each_member_is(project, pdnc):
     assert "skipped 1 existing: configs/characters/lizzy.yaml" in r.output
     assert not (project / "configs" / "characters" / "elizabeth.yaml").exists()
     assert '"configured": "lizzy"' in (project / "cast.json").read_text(encoding="utf-8")
+
+
+def test_a_name_seen_only_in_tags_after_the_quotation_is_a_speaker(tmp_path):
+    """`"I don't think so," Tom said.` / `"Where?" Cohn asked.`: a name the text writes only after a closing
+    quotation mark, before a speech verb, is a speaker (before, it had to be written mid-sentence somewhere,
+    so a terse text that tags `Name said` only lost those people and every line they spoke)."""
+    text = ('"Is it going to rain?" Bill asked.\n\n"I don\'t think so," Tom said.\n\n"All right," Bill said.\n\n'
+            '"Have you seen Mike?" Cohn asked.\n\n"No," Tom said.\n\n"Good," said Cohn.\n\n"Where?" Bill asked.\n\n'
+            '"Here," Tom said.\n')
+    cast = discover_cast(text, "en")
+    assert {"Bill", "Tom", "Cohn"} <= {m.name for m in cast}, [m.name for m in cast]
+    p = tmp_path / "n.txt"
+    p.write_text(text, encoding="utf-8")
+    chars = [m.to_character("t") for m in cast]
+    got = {ln.text: ln.speaker for ln in extract_novel(p, "t", chars, language="en") if ln.kind == "dialogue"}
+    assert got["I don't think so,"] == got["No,"] == got["Here,"] == "tom", got

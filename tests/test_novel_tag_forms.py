@@ -336,3 +336,17 @@ def test_a_handed_over_quote_has_its_own_speaker(tmp_path):
     got = tagged(tmp_path, text, [MARGARET, HELEN, POIROT])
     assert got[0][0] == "margaret" and got[1][0] != "margaret"
     assert got[3][0] == "helen" and got[4][0] != "helen"
+
+
+def test_said_i_with_no_narrator_in_the_cast_is_nobody_s(tmp_path):
+    """`said I` in a text whose cast has no narrator (too few `said I` tags to find one): the quote is
+    someone's outside the cast, never the nearest cast member's (before, turn-taking gave the narrator's
+    `I should be glad to` to Miss Morstan at 0.944)."""
+    holmes = Character(id="holmes", name="Sherlock Holmes", series="t", aliases=["Holmes"], gender="male")
+    morstan = Character(id="morstan", name="Mary Morstan", series="t", aliases=["Miss Morstan"], gender="female")
+    text = ('"You have been in Kent," said Holmes.\n\n"How did you know?" said I.\n\n"The mud on your boots."\n\n'
+            '"Will you take the case, Mr. Holmes?" said Miss Morstan.\n\n"I will," said Holmes. "Watson will come."\n\n'
+            '"I should be glad to," said I.\n\n"Thank you," said Miss Morstan.\n')
+    got = dict(spoken(tmp_path, text, [holmes, morstan]))
+    assert got["How did you know?"] is None and got["I should be glad to,"] is None, got
+    assert got["Will you take the case, Mr. Holmes?"] == "morstan" and got["I will, Watson will come."] == "holmes", got

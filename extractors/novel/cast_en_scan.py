@@ -136,6 +136,9 @@ class _Scan:
         self.cap_mid = Counter(m.group(1) for m in re.finditer(r"[a-z,;]\s+(" + _WORD + r")", text))
         self.cap_mid.update(m.group(1) for m in re.finditer(r"(?:^|\s)(?:[Tt]he|" + _TITLE + r")\s+(" + _WORD + r")",
                                                              text))
+        # `"Fine," Tom said.` / `"Where?" Cohn asked.`: a name that opens a speech tag after the quotation
+        self.cap_mid.update(m.group(1) for m in re.finditer(r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+(" + _WORD + r")[ \t]+" + _V,
+                                                            text))
         self.trusted: set[str] = set()      # words a speech tag used as a name (`said May`)
         self.mentions: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.together: Counter = Counter()  # frozenset({form, form}) -> sentences naming both

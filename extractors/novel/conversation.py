@@ -45,6 +45,7 @@ class Turn:
     allowed: set | None = None          # `said her sister`: the speaker is one of these (kinship)
     mentioned: set = field(default_factory=set)  # people the quote names in the third person (rarely its speaker)
     outsider: bool = False              # `said the mariner`, a description that is no cast member: someone else
+    nobody: bool = False                # `said I` and no narrator in the cast: surely someone else
     style: dict | None = None           # the words' log-likelihood under each modelled candidate's style, centred
 
 
@@ -209,6 +210,8 @@ def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], S: int,
 
 def _emission(turns: list[Turn], k: int, c: str, gender: dict, w: Weights) -> float:
     t = turns[k]
+    if t.nobody:
+        return 0.0 if c == OTHER else w.tag_mismatch
     if c == OTHER:
         if t.fixed:
             return w.tag_mismatch

@@ -431,9 +431,11 @@ class TagMixin(RoleMixin):
 
     def tag(self, i: int) -> Attribution | None:
         a = self._tag(i)
-        if a is not None and a.pron_tag and (a.surface or "").strip() in ("I", "我") and self.index.narrator:
+        if a is not None and a.pron_tag and (a.surface or "").strip() in ("I", "我"):
             if (a.rule or "").startswith("prev-"):  # `"…?" I asked.` closes the paragraph before: not this quote's tag
                 return None
+            if not self.index.narrator:  # a narrator the cast lacks: nobody in it, never the nearest guess
+                return Attribution(outsider=True, nobody=True, rule="narrator-unknown", surface=a.surface, verb=a.verb)
             # `said I`, `I answered`: the first-person narrator
             return Attribution(self.index.narrator, 0.95, "explicit-verb", "narrator", a.surface)
         return a

@@ -22,4 +22,5 @@ class Attribution:
     turn_features: dict | None = None  # what backs a turn-taking guess (turns.turn_features)
     kin: tuple | None = None           # `said her mother`: (gender of the possessor or None, "mother")
     outsider: bool = False             # `said the mariner`: a description naming no cast member (turn-taking: someone else)
+    nobody: bool = False               # `said I` in a cast without a narrator: surely no cast member
     hint: tuple | None = None          # (speaker, rule) of a weak clue (a narration subject): used where turn-taking agrees

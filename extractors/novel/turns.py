@@ -148,7 +148,7 @@ class ConversationMixin:
             elif kin:
                 t.allowed = kin
         elif a.outsider and not a.speaker:
-            t.outsider = True
+            t.outsider, t.nobody = True, a.nobody
         elif a.pron_tag and t.gender is None:
             t.gender = a.want_gender
             if a.want_gender:

@@ -350,3 +350,17 @@ def test_said_i_with_no_narrator_in_the_cast_is_nobody_s(tmp_path):
     got = dict(spoken(tmp_path, text, [holmes, morstan]))
     assert got["How did you know?"] is None and got["I should be glad to,"] is None, got
     assert got["Will you take the case, Mr. Holmes?"] == "morstan" and got["I will, Watson will come."] == "holmes", got
+
+
+def test_a_pronoun_tag_after_a_quote_is_not_the_next_paragraph_s_tag(tmp_path):
+    """`"…?" she asked.` closes its own paragraph: it tags that quote, not the reply in the next paragraph
+    (before, the reply wanted a woman too, and Lord Henry's answers in the Duchess of Monmouth's exchange
+    went to Dorian Gray at 0.90-0.94)."""
+    henry = Character(id="henry", name="Lord Henry", series="t", aliases=["Harry"], gender="male")
+    gladys = Character(id="gladys", name="Gladys", series="t", gender="female")
+    text = ('"Come here, Gladys," said Lord Henry.\n\n"Why, Harry?" said Gladys.\n\n"I have a question for you."\n\n'
+            '"You don\'t like your country, then?" she asked.\n\n"I live in it."\n\n"That you may censure it the better."\n')
+    rules = dict(zip(["come", "why", "question", "country", "live", "censure"], tagged(tmp_path, text, [henry, gladys])))
+    assert rules["live"][1] is None or not rules["live"][1].startswith("prev-"), rules
+    got = dict(spoken(tmp_path, text, [henry, gladys]))
+    assert got["I live in it."] == "henry" and got["You don't like your country, then?"] == "gladys", got

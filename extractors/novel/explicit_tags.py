@@ -501,7 +501,9 @@ class TagMixin(RoleMixin):
                 return Attribution(hint=(bare.speaker, bare.rule))
             if last < ppe and re.search(r"[,:\-—]\s*$", t[last:ppe]):
                 a = self._pre_tag(last, ppe)
-            elif last < ppe and re.search(r"\b" + _V + r"(?:\s+[\w' ]{0,30})?\.\s*$", t[last:ppe]):
+            elif last < ppe and re.search(r"\b" + _V + r"(?:\s+[\w' ]{0,30})?\.\s*$", t[last:ppe]) \
+                    and not (last > pps and re.fullmatch(r"[^.!?]*\.\s*", t[last:ppe])):
+                # (`"…?" she asked.` right after a quote is that quote's tag, not the next paragraph's)
                 a = self._pre_tag(last, ppe, full_stop=True)  # `…, began scolding one of her daughters.`
                 if a:
                     a.rule = "prev-" + (a.rule or "")

@@ -364,3 +364,15 @@ def test_a_pronoun_tag_after_a_quote_is_not_the_next_paragraph_s_tag(tmp_path):
     assert rules["live"][1] is None or not rules["live"][1].startswith("prev-"), rules
     got = dict(spoken(tmp_path, text, [henry, gladys]))
     assert got["I live in it."] == "henry" and got["You don't like your country, then?"] == "gladys", got
+
+
+def test_a_pronoun_sentence_paragraph_is_no_tag_for_the_quote_after_it(tmp_path):
+    """`She nodded.` alone before a quote paragraph: the quote after it is as often the other one's reply
+    (9 of 18 such pronoun tags on the dev books had the speaker's gender), so it wants no gender (before,
+    Archer's `And you refused?` wanted a woman and the exchange slipped by one turn)."""
+    ellen = Character(id="ellen", name="Ellen Olenska", series="t", aliases=["Ellen"], gender="female")
+    text = ('"Has someone come to meet you?" said Archer.\n\n"Yes," said Ellen.\n\n"With an offer?"\n\n'
+            'She nodded.\n\n"And you refused it?"\n\n"I refused," she said.\n')
+    got = dict(zip(["come", "yes", "offer", "refused", "i"], tagged(tmp_path, text, [ARCHER, ellen])))
+    assert not (got["refused"][1] or "").startswith("prev-"), got
+    assert got["refused"][0] == "archer" and got["i"][0] == "ellen", got

@@ -116,6 +116,24 @@ def tag_clause(text: str, s: int, e: int) -> int | None:
     return s + cut
 
 
+_POST_END = re.compile(r"[，,。．！？]")
+# after a quotation only a plain speech verb tags it: `宝玉只答应着` (a reply) or `说着` (goes on to act) do not
+_POST_VERB = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)道?$")
+
+
+def post_tag_clause(text: str, s: int, e: int) -> int | None:
+    """End of a speech tag right after a closing quotation mark (`”王建国问道。`, `”张伟笑着说，“`): the
+    first clause of text[s:e] when it ends in a speech verb and then a comma or a full stop, or None.
+    A clause ending in a colon (`”黛玉笑道：“`) is the next quotation's tag, not this one's."""
+    p = s
+    while p < e and text[p] in " \t\u3000":
+        p += 1
+    m = CLAUSE_MARK.search(text, p, min(e, p + 16))
+    if m is None or p == m.start() or not _POST_END.match(m.group(0)):
+        return None
+    return m.start() if _POST_VERB.search(text, p, m.start()) else None
+
+
 def strip_opener(text: str, pos: int, end: int) -> int:
     m = _OPENER.match(text, pos, end)
     p = m.end() if m else pos
@@ -277,6 +295,11 @@ def tag_subjects(text: str) -> list[str]:
             continue
         cs = strip_opener(text, cs, e)
         subj = bare_subject(text[cs:e])
+        if subj and subj not in PRONOUNS:
+            out.append(subj)
+    for m in re.finditer(r"[”」\"]", text):  # `“……”王建国问道。`
+        e = post_tag_clause(text, m.end(), m.end() + 20)
+        subj = bare_subject(text[strip_opener(text, m.end(), e):e]) if e else None
         if subj and subj not in PRONOUNS:
             out.append(subj)
     return out

@@ -45,10 +45,10 @@ from ..text import ZH_FULL_STOPS
 from extractors.characters import slug
 
 from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
-                      bare_subject, is_group, is_word, person_like, pos_tags, speaks_directly, strip_opener, tag_clause)
+                      bare_subject, is_group, is_word, person_like, pos_tags, post_tag_clause, speaks_directly, strip_opener,
+                      tag_clause)
 from .speaker_guess import Attribution
 
-_POST = re.compile(r"[\s，,]*([^。！？“”「」，,：:\s]{1,6}?)(?:笑|又|也|便|忙|因)?(?:道|说|說|曰|问|問|答|叹|嘆)[。！？．]")
 _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
 # a subject-less tag that goes on with the same speaker: `又道`, `说着，又问`, `复笑道`
 _GOES_ON = re.compile(r"又|复|復|再|还|還|说着|說著|说毕|說畢|说罢|說罷|接着|接著")
@@ -268,11 +268,11 @@ class ZhMixin:
         if a and a.speaker:
             return a
         for s, e in mids + [post]:
-            m = _POST.match(t, s, e)  # “……”玄德道。
-            if m:
-                cid = self._zh_lookup(m.group(1))
-                if cid:
-                    return Attribution(cid, 0.9, "explicit-verb", "zh-post-name-verb", m.group(1))
+            k = post_tag_clause(t, s, e)  # “……”玄德道。 / “……”张伟笑着说，“……”
+            b = self._zh_tag(s, k) if k else None
+            if b and b.speaker and (b.rule or "").endswith("-verb"):
+                b.rule = "zh-post-" + b.rule[3:]
+                return b
         return a
 
     def _zh_antecedent(self, i: int, gender: str | None) -> tuple[str, str] | None:

@@ -61,6 +61,9 @@ THIN_MENTIONS = 30
 THIN_SCALE = 0.85
 
 
+# a name tag holds even where the quote also names its speaker (`"Come, Tom," said Tom to himself`)
+_NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
+
 class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
     def __init__(self, text: str, paragraphs: list[tuple[int, int]], quotes: list[Quote], index: NameIndex,
                  language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):
@@ -176,7 +179,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
         res = [self.tag(i) or Attribution() for i in range(n)]
         for i, q in enumerate(self.quotes):
             res[i].vocatives = self.vocatives(q) | res[i].addressees
-            if res[i].speaker in res[i].vocatives and res[i].rule not in ("verb-name", "name-verb", "zh-name-verb", "zh-other-verb"):
+            if res[i].speaker in res[i].vocatives and res[i].rule not in _NAME_TAGS:
                 res[i] = Attribution(vocatives=res[i].vocatives)
             if res[i].rule in ("verb-noun", "noun-verb", "pre-noun-verb") and res[i].surface:
                 km = re.match(r"(his|her|their)\s+(?:[a-z\-]+\s+)*?(" + "|".join(KIN_NOUNS) + r")$", res[i].surface.strip())

@@ -376,3 +376,23 @@ def test_a_pronoun_sentence_paragraph_is_no_tag_for_the_quote_after_it(tmp_path)
     got = dict(zip(["come", "yes", "offer", "refused", "i"], tagged(tmp_path, text, [ARCHER, ellen])))
     assert not (got["refused"][1] or "").startswith("prev-"), got
     assert got["refused"][0] == "archer" and got["i"][0] == "ellen", got
+
+
+def test_the_one_heard_speaks_not_the_hearer(tmp_path):
+    """`Mr. Beebe heard her kiss Lucy and say:` / `in time to hear it say,`: the verb's subject is the one heard
+    (a pronoun here: its gender, for turn-taking), never the hearer or a name in between (before, Lucy and Alice
+    got those quotes at 0.93). `I heard Mr. Beebe say` still names Mr. Beebe; `his father for permission, who
+    said` is about the father."""
+    lucy = Character(id="lucy", name="Lucy", series="t", gender="female")
+    beebe = Character(id="beebe", name="Mr. Beebe", series="t", gender="male")
+    alice = Character(id="alice", name="Alice", series="t", gender="female")
+    charles = Character(id="charles", name="Charles", series="t", gender="male")
+    text = ('Margaret came in.\n\nMr. Beebe heard her kiss Lucy and say: "I am sorry."\n\n'
+            'Away went Alice, and was just in time to hear it say, "Oh my ears!"\n\nI heard Mr. Beebe say, "Good night."\n\n'
+            'Charles looked at his mother for permission, who said, "Give it her."\n')
+    got = {txt: (spk, rule) for txt, (spk, rule) in zip(["sorry", "ears", "night", "give"],
+                                                       tagged(tmp_path, text, [lucy, beebe, alice, charles]))}
+    assert got["sorry"][1].startswith("heard-pronoun-say") and got["sorry"][0] != "beebe", got
+    assert not (got["ears"][1] or "").startswith("pre-name-verb"), got
+    assert got["night"][0] == "beebe", got
+    assert got["give"][1].startswith("pre-noun-verb") and got["give"][0] != "charles", got

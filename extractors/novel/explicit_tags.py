@@ -18,7 +18,7 @@ from .role_descr import RoleMixin
 from .speaker_guess import Attribution
 from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
                           _PRON_BEFORE_VERB, _SENT_END, _V, _VERB_ONLY, ADJ_BARE, ADJ_THE, HEARD, HEARD_VERB, NAME_PREFIX,
-                          NOUN_GENDER, NP_SUBJECT, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
+                          NOUN_GENDER, NP_SUBJECT, NP_WHO, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
 
 
 # `said the mariner`, `said the old sailor`, `said the Lory`: a definite description ending the tag (the head last)
@@ -363,6 +363,32 @@ class TagMixin(RoleMixin):
             return None
         return None
 
+    _HEAR_OBJ = re.compile(r"\b(?:hear|hears|heard|hearing)\s+(him|her|it|them|[A-Z])")
+
+    def _heard_object(self, a: int, v: int) -> Attribution | bool | None:
+        """The speaker of a verb heard said (`heard her kiss Lucy and say`): the one heard, not the hearer nor a
+        name in between. None when the clause before the verb at v hears nobody; False when the one heard is no
+        name or pronoun (`heard them say`: nobody in particular)."""
+        t = self.text
+        hm = None
+        for hm in self._HEAR_OBJ.finditer(t, a, v):
+            pass
+        # the verb heard is a bare infinitive right after the one heard (`hear it say`, `heard her kiss Lucy and say`),
+        # not `hearing Prissy Andrews's Latin`, `heard her attentively, and then said` (a new clause: its subject speaks)
+        if hm is None or not HEARD_VERB.match(" " + t[v:v + 12]) or re.search(r"[,.!?;:]|\b(?:he|she|I|they)\b", t[hm.end():v]) \
+                or v - hm.end() > 40:
+            return None
+        word = hm.group(1)
+        if word[0].isupper():
+            nm, cid = self._named(hm.start(1), v)
+            if cid and nm.start() == hm.start(1) and t[nm.end():nm.end() + 2] not in ("'s", "’s"):
+                return Attribution(cid, 0.95, "explicit-verb", "heard-name-say", nm.group(0))
+            return False
+        if word in ("him", "her"):
+            return Attribution(want_gender=PRON_GENDER[word], pron_tag=True, surface=word, rule="heard-pronoun-say",
+                               verb=t[v:v + 12].split()[0])
+        return False
+
     def _pre_tag(self, s: int, e: int, full_stop: bool = False) -> Attribution | None:
         """A tag in the narration just before an opening quote mark: `Mr. Bennet replied, "…`,
         `Lady Catherine approached, and, after listening for a few minutes, said to Darcy,`."""
@@ -395,10 +421,17 @@ class TagMixin(RoleMixin):
                 cut = m.end()
                 if m.group(0)[0] in ".!?":
                     sent = m.end()
+        heard = self._heard_object(cut, v_start)
+        if heard is not None:  # `Mr. Beebe heard her kiss Lucy and say:` / `in time to hear it say,`
+            return heard or None
         cands = self._tag_subjects(cut, v_start)
         appos = self._appositive_subject(cut, v_start)
         if appos:  # `while Margaret, thoughtful again, said:` / `the White Rabbit, who said in a low voice,`
             return Attribution(appos[0], 0.9, "explicit-verb", appos[2], appos[1])
+        wm = NP_WHO.search(t, cut, v_start)
+        if wm and not self.mentions(wm.start(), v_start):  # `looked at his father for permission, who said`
+            return Attribution(want_gender=NOUN_GENDER.get(wm.group(1)), pron_tag=True, surface=wm.group(0).split(",")[0],
+                               rule="pre-noun-verb", verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
         for nm in self.mentions(cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
             if re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*", t[nm.end:v_start]) \
                     and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]):

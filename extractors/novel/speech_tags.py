@@ -31,9 +31,10 @@ _LEAD = r"[\s,;:.!?\-—–)(_*]*"
 PRON_GENDER = {"he": "male", "him": "male", "she": "female", "her": "female", "it": None, "i": None, "they": None}
 NOUN_GENDER = {
     **{w: "female" for w in ("lady", "mother", "wife", "sister", "aunt", "daughter", "girl", "woman", "niece",
-                             "cousin's wife", "ladyship", "mistress", "housekeeper", "queen", "duchess", "child")},
+                             "cousin's wife", "ladyship", "mistress", "housekeeper", "queen", "duchess")},
     **{w: "male" for w in ("father", "husband", "brother", "uncle", "son", "boy", "man", "gentleman", "nephew",
-                           "lordship", "master", "friend's father", "king", "duke", "servant", "fellow")},
+                           "lordship", "master", "friend's father", "king", "duke", "fellow")},
+    **{w: None for w in ("child", "servant")},  # `said the child`: Anne, but Randolph and Oliver too
 }
 
 _AFTER_VERB = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+(?:(?:poor|little|old|young|dear)\s+)?")
@@ -67,6 +68,9 @@ PERSON_NOUNS = sorted({*NOUN_GENDER, "mamma", "papa", "parent", "mother-in-law",
                        "stranger", "ancestress", "youth", "lad", "maid", "companion", "cousin", "grandmother",
                        "grandfather", "old lady", "old man", "young lady", "young man", "little girl", "little boy"},
                       key=len, reverse=True)
+# `looked at his father for permission, who said`: the person the relative clause is about, not the sentence's subject
+NP_WHO = re.compile(r"\b(?:the|his|her|their|my|our)\s+(?:[a-z\-]+\s+){0,2}?(" + "|".join(re.escape(n) for n in PERSON_NOUNS)
+                    + r")\b[^,;:.!?\"“”]{0,30},\s*who\s+(?:(?:\w+ly|then|now|again|had|at\s+last|at\s+once)\s+)*$")
 NP_SUBJECT = re.compile(r"\b(?:the|his|her|their|my|our)\s+(?:[a-z\-]+\s+){0,2}?(" + "|".join(re.escape(n) for n in PERSON_NOUNS)
                         + r")\s*(?:,[^,\"]{0,80},\s*)?(?:(?:\w+ly|then|now|again|at\s+last|at\s+once)\s+)*$")
 

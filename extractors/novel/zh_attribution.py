@@ -35,6 +35,8 @@ checked by eye on samples of 三国演义 1-15; the hold is `attribution.DEFAULT
 - a clause that names a sound (`只听后院中有人笑声，说：`) gives its source as the speaker, or nobody
   (`背后喊声震天，大叫：`), never someone further back; a name followed by a place and someone else
   (`玄德背后转出张飞`) is no subject; a short quoted term (`取"文星和合"之意`) is part of its clause;
+- an untagged turn of a two-person exchange (paragraphs that are one quotation each, two people named by their
+  tags, each on one parity): the other one by alternation, 0.85 (held; `_zh_turns`);
 - narration ending in a colon with no speech verb (`贾母一一指与黛玉：`, `黛玉心中正疑惑着：`): the
   subject of that clause only, at most 0.9; none for writing or verse (`上面写着：`, `正是：`).
 """
@@ -89,6 +91,10 @@ _KIND_RULE = {"cast": "name", "other": "other", "kin": "other", "names": "names"
 _LEAD_ON_CONF = 0.9  # as a subject-less `又道` that goes on (4 of 4 right on 红楼梦 1-8)
 _GOES_ON_CONF = dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.85, noun=0.8)
 _PRONOUN_CONF = 0.6
+# alternation in a two-person exchange: held by default (strict alternation between two name-tagged people
+# gives the right speaker 0.90 of the time on the 12 English dev novels; 红楼梦 has few such exchanges)
+_TURN_CONF = 0.85
+_NAME_TAG_RULES = {f"zh-{post}{kind}-{w}" for post in ("", "post-") for kind in ("name", "other") for w in ("verb", "clause", "skip")}
 _COLON_CONF = 0.9
 # a colon after these introduces writing, a verse or a list, not speech
 _WRITTEN = re.compile(r"写|寫|书|書|题|題|刻|是|诗|詩|词|詞|对联|對聯|如下|下面|上面|道着|道著|曰|云|有")
@@ -316,4 +322,43 @@ class ZhMixin:
                     a.speaker, a.confidence, a.evidence = ante[0], _PRONOUN_CONF, "explicit-verb"
             if a.speaker and "-other-" in (a.rule or "") and is_group(a.surface or ""):
                 a.confidence = min(a.confidence, 0.9)
+        self._zh_turns(res)
         return self._hold_unsure(res)
+
+    def _zh_turns(self, res: list[Attribution]) -> None:
+        """Untagged turns of a two-person exchange by alternation (`_TURN_CONF`, held by the default hold): a
+        run of paragraphs that are each one quotation and nothing else (a tag at most), whose name tags give
+        exactly two people, each on one parity; a turn that names one of them (a vocative) is not theirs."""
+        for run in self._zh_bare_runs(res):
+            tagged = {k: res[i].speaker for k, i in enumerate(run) if res[i].speaker and res[i].rule in _NAME_TAG_RULES
+                      and (res[i].confidence or 0) >= self.min_confidence and not is_group(res[i].surface or "")}
+            parity: dict[int, str] = {}
+            if any(parity.setdefault(k % 2, c) != c for k, c in tagged.items()) or len(set(parity.values())) != 2:
+                continue
+            surface = {res[run[k]].speaker: res[run[k]].surface for k in tagged}
+            for k, i in enumerate(run):
+                a, c = res[i], parity.get(k % 2)
+                if k not in tagged and not a.speaker and not a.rule and c not in a.vocatives \
+                        and surface[c] not in self.quotes[i].text(self.text):
+                    a.speaker, a.confidence, a.evidence, a.rule, a.surface = c, _TURN_CONF, "turn-taking", "zh-turn", surface[c]
+
+    def _zh_bare_runs(self, res: list[Attribution]) -> list[list[int]]:
+        """Runs of at least three consecutive paragraphs holding one quotation each and no narration but a tag."""
+        out: list[list[int]] = []
+        for p in sorted(self.by_para):
+            idx = [j for j in self.by_para[p] if self.quotes[j].para == p]
+            if len(idx) != 1 or not self._zh_bare(idx[0], res):
+                continue
+            if out and self.quotes[out[-1][-1]].paras[-1] == p - 1:
+                out[-1].append(idx[0])
+            else:
+                out.append([idx[0]])
+        return [r for r in out if len(r) >= 3]
+
+    def _zh_bare(self, i: int, res: list[Attribution]) -> bool:
+        q = self.quotes[i]
+        if q.paras[0] != q.paras[-1]:
+            return False
+        ps, pe = self.paras[q.para]
+        rest = len(self.text[ps:q.outer[0][0]].strip()) + len(self.text[q.outer[-1][1]:pe].strip())
+        return rest == 0 or (res[i].rule in _NAME_TAG_RULES and rest <= 20)

@@ -428,11 +428,16 @@ def test_a_name_seen_only_in_tags_after_the_quotation_is_a_speaker(tmp_path):
     assert got["I don't think so,"] == got["No,"] == got["Here,"] == "tom", got
 
 
-def test_a_day_the_tags_use_as_a_name_is_a_speaker():
-    """`said Sunday` three times and more: a day's name the speech tags use as a name is a speaker (a novel may
-    call its people after the days of the week); `on Monday morning` in narration stays no name."""
+def test_a_day_or_an_interjection_the_tags_use_as_a_name_is_a_speaker():
+    """`said Sunday`, `said Pooh` three times and more: a day's name or an interjection the speech tags use as a
+    name is a speaker (a novel may call its people after the days of the week; Pooh is a bear); `on Monday
+    morning` in narration stays no name, and so does `"Pooh!" said Piglet`."""
     text = "\n\n".join(['Syme sat at the long table. The President was Sunday.', '"You are late, Thursday," said Sunday.',
                         '"I was detained," said Syme.', '"By whom?" asked Sunday.', '"That is no joke," said Sunday.',
                         '"I say nothing," said Syme.', '"You will," said Sunday.', 'The meeting broke up on Monday morning.'])
     names = {m.name for m in discover_cast(text, "en")}
     assert {"Sunday", "Syme"} <= names and "Monday" not in names, names
+    bear = "\n\n".join(['"Hallo, Piglet," said Pooh.', '"Hallo, Pooh," said Piglet.', '"Honey?" asked Pooh.',
+                         '"Pooh!" said Piglet. "No honey."', '"None?" said Pooh.', '"None," said Piglet.'])
+    assert {m.name for m in discover_cast(bear, "en")} >= {"Pooh", "Piglet"}
+    assert "Pooh" not in {m.name for m in discover_cast(bear.replace("said Pooh", "said Roo").replace("asked Pooh", "asked Roo"), "en")}

@@ -33,16 +33,16 @@ _TITLES = {
 _MODIFIERS = ("Old", "Young", "Little", "Poor", "Dear", "Good")
 _PRONOUN_GENDER = {"he": "male", "his": "male", "himself": "male",
                    "she": "female", "her": "female", "herself": "female"}
-_CALENDAR = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Christmas",
-             "January", "February", "March", "July", "September", "October", "November", "December")
-_CALENDAR_RE = "|".join(_CALENDAR)
+# words that are names only where the speech tags say so (`said Sunday`, `said Pooh`): days, months, seasons and
+# the interjections that open a speech like a vocative (`"Hullo, …`, `"Lor, …`)
+_TAG_ONLY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Christmas",
+                   "January", "February", "March", "July", "September", "October", "November", "December",
+                   "Spring", "Summer", "Winter",
+                   "Ah", "Aha", "Alas", "Hullo", "Hallo", "Halloa", "Hello", "Lor", "Lawk", "Lawks", "Eh", "Hey", "Ahem",
+                   "Hurrah", "Bravo", "Pooh", "Pshaw", "Bah", "Hush", "Aye", "Nay")
+_TAG_ONLY_RE = "|".join(_TAG_ONLY_NAMES)
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",
-              *_CALENDAR,
-              "Spring", "Summer", "Winter", "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma",
-              # interjections that open a speech like a vocative, and `Esquire` (`"Hullo, …`, `"Lor, …`)
-              "Ah", "Aha", "Alas", "Hullo", "Hallo", "Halloa", "Hello", "Lor", "Lawk", "Lawks", "Eh", "Hey", "Ahem",
-              "Hurrah", "Bravo", "Pooh", "Pshaw", "Bah", "Hush", "Aye", "Nay",
-              "Esquire", "Esq"}
+              "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma", "Esquire", "Esq", *_TAG_ONLY_NAMES}
 
 _WORD = r"[A-Z](?:[a-z]+(?:-[A-Za-z][a-z]+)*|['’][A-Z][a-z]+)(?:[A-Z][a-z]+)?"
 _DOTTED = {"Mr", "Mrs", "Ms", "Dr", "M", "Mme", "Mlle", "Capt", "Col", "Prof", "Rev"}
@@ -141,11 +141,12 @@ class _Scan:
         # `"Fine," Tom said.` / `"Where?" Cohn asked.`: a name that opens a speech tag after the quotation
         self.cap_mid.update(m.group(1) for m in re.finditer(r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+(" + _WORD + r")[ \t]+" + _V,
                                                             text))
-        # a day's or month's name that speech tags after quotations use as a name at least 3 times (`said Sunday`)
-        days = Counter(m.group(1) or m.group(2) for m in re.finditer(
-            r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+(?:" + _V + r"[ \t]+(" + _CALENDAR_RE + r")\b|(" + _CALENDAR_RE + r")[ \t]+" + _V + ")",
-            text))
-        self.calendar_names = {w for w, n in days.items() if n >= 3}
+        # a day's name or an interjection that speech tags after quotations use as a name at least 3 times
+        # (`said Sunday`, `said Pooh`; not `said Hullo` once)
+        tagged = Counter(m.group(1) or m.group(2) for m in re.finditer(
+            r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+(?:" + _V + r"[ \t]+(" + _TAG_ONLY_RE + r")\b|(" + _TAG_ONLY_RE + r")[ \t]+"
+            + _V + ")", text))
+        self.tag_names = {w for w, n in tagged.items() if n >= 3}
         self.trusted: set[str] = set()      # words a speech tag used as a name (`said May`)
         self.mentions: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.together: Counter = Counter()  # frozenset({form, form}) -> sentences naming both
@@ -169,7 +170,7 @@ class _Scan:
                     self.together[frozenset((a, b))] += 1
 
     def name_like(self, word: str) -> bool:
-        if (word in _NOT_NAMES and word not in self.calendar_names) or word in _TITLES:
+        if (word in _NOT_NAMES and word not in self.tag_names) or word in _TITLES:
             return False
         caps = self.cap_mid[word]
         return caps >= 1 and (self.lower[word.lower()] <= caps or word in self.trusted)

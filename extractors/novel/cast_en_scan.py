@@ -39,7 +39,7 @@ _TAG_ONLY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satu
                    "January", "February", "March", "July", "September", "October", "November", "December",
                    "Spring", "Summer", "Winter",
                    "Ah", "Aha", "Alas", "Hullo", "Hallo", "Halloa", "Hello", "Lor", "Lawk", "Lawks", "Eh", "Hey", "Ahem",
-                   "Hurrah", "Bravo", "Pooh", "Pshaw", "Bah", "Hush", "Aye", "Nay")
+                   "Hurrah", "Bravo", "Pooh", "Pshaw", "Bah", "Hush", "Aye", "Nay", "Lawd", "Lawdy", "Lordy", "Gawd")
 _TAG_ONLY_RE = "|".join(_TAG_ONLY_NAMES)
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",
               "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma", "Esquire", "Esq", *_TAG_ONLY_NAMES}

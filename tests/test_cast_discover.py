@@ -441,3 +441,12 @@ def test_a_day_or_an_interjection_the_tags_use_as_a_name_is_a_speaker():
                          '"Pooh!" said Piglet. "No honey."', '"None?" said Pooh.', '"None," said Piglet.'])
     assert {m.name for m in discover_cast(bear, "en")} >= {"Pooh", "Piglet"}
     assert "Pooh" not in {m.name for m in discover_cast(bear.replace("said Pooh", "said Roo").replace("asked Pooh", "asked Roo"), "en")}
+
+
+def test_a_first_name_gives_the_gender_the_text_does_not():
+    """No title and no he/she near their tags: the first-name dictionary (gender-guesser) gives `Gladys` and
+    `Cecil` a gender, and none to `Brett` (a man's name in America, a woman in The Sun Also Rises)."""
+    text = "\n\n".join(['"Come in, Gladys," said Cecil.', '"Thank you, Cecil," said Gladys.', '"Sit down, Brett," said Cecil.',
+                        '"No," said Brett.', '"Why not?" said Gladys.', '"Because," said Brett.'])
+    gender = {m.name: m.gender for m in discover_cast(text, "en")}
+    assert gender == {"Gladys": "female", "Cecil": "male", "Brett": None}, gender

@@ -47,6 +47,7 @@ from .cast_en_roles import add_roles
 from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
 from .cast_member import CastMember
 from .chapters import split_paragraphs
+from .name_gender import first_name_gender
 from .quotes import Quote, detect_style, find_quotes
 
 def _resolve_pronouns(scan: _Scan, people: list[_Person], quotes: list[Quote], paras: list[tuple[int, int]],
@@ -81,9 +82,15 @@ def _member(person: _Person, weak: int = 0) -> CastMember:
     forms = sorted(person.forms, key=lambda f: (f.role, f.count < 2, -len(f.names), -f.count))
     name = forms[0].surface  # the fullest name the text uses more than once (a role only for want of a name)
     aliases = [f.surface for f in sorted(person.forms, key=lambda f: -f.count) if f.surface != name]
-    return CastMember(name=name, aliases=aliases, gender=person.gender(),
+    return CastMember(name=name, aliases=aliases, gender=person.gender() or _first_name_gender(person),
                       count=sum(f.count for f in person.forms),
                       speaks=sum(f.speaks for f in person.forms) + int(weak * _WEAK))
+
+
+def _first_name_gender(person: _Person) -> str | None:
+    """The gender the dictionary gives the first names of a person's untitled forms, when they agree."""
+    got = {first_name_gender(f.names[0]) for f in person.forms if f.cls is None and not f.surname and not f.role}
+    return got.pop() if len(got) == 1 else None
 
 
 def _collect(text: str, scan: _Scan):

@@ -441,6 +441,9 @@ def test_a_day_or_an_interjection_the_tags_use_as_a_name_is_a_speaker():
                          '"Pooh!" said Piglet. "No honey."', '"None?" said Pooh.', '"None," said Piglet.'])
     assert {m.name for m in discover_cast(bear, "en")} >= {"Pooh", "Piglet"}
     assert "Pooh" not in {m.name for m in discover_cast(bear.replace("said Pooh", "said Roo").replace("asked Pooh", "asked Roo"), "en")}
+    full = bear + '\n\n"Good night, Winnie-the-Pooh," said Piglet.\n\n"Good night," said Winnie-the-Pooh.'
+    bears = [m for m in discover_cast(full, "en") if "Pooh" in [m.name, *m.aliases]]
+    assert len(bears) == 1 and "Winnie-the-Pooh" in [bears[0].name, *bears[0].aliases], [(m.name, m.aliases) for m in bears]
 
 
 def test_a_first_name_gives_the_gender_the_text_does_not():

@@ -107,6 +107,15 @@ class _Form:
         return self.surface.startswith("Young ") or " Young " in self.surface
 
 
+def _name_parts(word: str) -> tuple[str, ...]:
+    """`Winnie-the-Pooh` -> (`Winnie`, `Pooh`): a name hyphenated with lower-case words is its capitalised parts
+    (so `Pooh` alone is the same bear); `Mary-Anne` stays one name."""
+    parts = word.split("-")
+    if len(parts) < 3 or not any(p[:1].islower() for p in parts[1:-1]):
+        return (word,)
+    return tuple(p for p in parts if p[:1].isupper())
+
+
 def _split(surface: str) -> tuple[str | None, str | None, tuple[str, ...], str]:
     """(title class, title gender, name words, canonical spelling) of a name as written:
     `the  Old Mr Emerson` -> ('mr', 'male', ('Emerson',), 'Old Mr. Emerson')."""
@@ -119,7 +128,7 @@ def _split(surface: str) -> tuple[str | None, str | None, tuple[str, ...], str]:
         titles.append(words[i])
         i += 1
     rest = words[i:]
-    names = tuple(w for w in rest if w[:1].isupper())
+    names = tuple(p for w in rest if w[:1].isupper() for p in _name_parts(w))
     if not names or (len(names) == 1 and names[0] in _TITLES and not the):
         return None, None, (), ""
     title = titles[-1] if titles else ("The" if the else None)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_asserts import one_line_error
+from cli_asserts import interruptible, one_line_error
 from fake_llm_server import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -415,7 +415,8 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_nothing(project, tmp_path, delay
     env = dict(os.environ, ROLECORPUS_ROOT=str(project), ROLECORPUS_CACHE=str(project / ".cache"))
     proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", *_extract("novel", novel, "--language", "en",
                                                                              work_id="big", out=out)],
-                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
     time.sleep(delay)
     assert proc.poll() is None and not out.exists(), "the command ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)

@@ -16,6 +16,7 @@ from extractors.characters import slug
 from extractors.llm import chat_model_from_env
 from extractors.novel.kor_llm import llm_attribute
 
+from cli_asserts import interruptible
 from novel_llm_helpers import build_lines, gold_llm_server, load_characters, load_gold
 
 END = 9000  # chapter I and the start of chapter II
@@ -131,7 +132,8 @@ def test_interrupted_run_resumes_without_repeating_a_call_fake_server(book, tmp_
         script.write_text(CHILD, encoding="utf-8")
         tests_dir = Path(__file__).resolve().parent
         proc = subprocess.Popen([sys.executable, str(script), str(tests_dir), str(pdnc / "PrideAndPrejudice"), str(cache)],
-                                env=env, cwd=tests_dir.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                env=env, cwd=tests_dir.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=interruptible)
         try:
             deadline = time.monotonic() + 60
             while len(server.answered) < 3 and time.monotonic() < deadline and proc.poll() is None:

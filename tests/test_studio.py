@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cli_asserts import one_line_error
+from cli_asserts import interruptible, one_line_error
 from extractors.records import read_lines
 from pipeline.review import line_keys, read_review
 
@@ -80,7 +80,8 @@ def _free_port() -> int:
 
 def _start(project: Path, port: int, env: dict | None = None) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "studio", "--port", str(port)], cwd=project,
-                            env=_env(project, env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            env=_env(project, env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=interruptible)
     for _ in range(200):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/static/studio.css", timeout=1)

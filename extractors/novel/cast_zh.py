@@ -119,6 +119,7 @@ def tag_clause(text: str, s: int, e: int) -> int | None:
 _POST_END = re.compile(r"[，,。．！？]")
 # after a quotation only a plain speech verb tags it: `宝玉只答应着` (a reply) or `说着` (goes on to act) do not
 _HEARD = re.compile(r"听|聽|闻|聞")
+_SAYING = re.compile(r"[其之此所这這那][说說言道]$")
 _POST_VERB = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)道?$")
 
 
@@ -132,8 +133,8 @@ def post_tag_clause(text: str, s: int, e: int) -> int | None:
     m = CLAUSE_MARK.search(text, p, min(e, p + 16))
     if m is None or p == m.start() or not _POST_END.match(m.group(0)):
         return None
-    if _HEARD.search(text, p, m.start()):
-        return None  # `”那李嬷嬷听如此说，`: who hears it is no speaker
+    if _HEARD.search(text, p, m.start()) or _SAYING.search(text, p, m.start()):
+        return None  # `”那李嬷嬷听如此说，`: who hears it; `”刘焉然其说，`: `其说` is what was said, no verb
     return m.start() if _POST_VERB.search(text, p, m.start()) else None
 
 

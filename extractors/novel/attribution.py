@@ -64,6 +64,7 @@ THIN_SCALE = 0.85
 # a name tag holds even where the quote also names its speaker (`"Come, Tom," said Tom to himself`)
 _NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
 
+
 class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
     def __init__(self, text: str, paragraphs: list[tuple[int, int]], quotes: list[Quote], index: NameIndex,
                  language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):

@@ -41,6 +41,7 @@ _TAG_ONLY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satu
                    "Ah", "Aha", "Alas", "Hullo", "Hallo", "Halloa", "Hello", "Lor", "Lawk", "Lawks", "Eh", "Hey", "Ahem",
                    "Hurrah", "Bravo", "Pooh", "Pshaw", "Bah", "Hush", "Aye", "Nay", "Lawd", "Lawdy", "Lordy", "Gawd")
 _TAG_ONLY_RE = "|".join(_TAG_ONLY_NAMES)
+_AFTER_QUOTE = r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+"  # a closing quotation mark after a comma or a stop: `"Fine," `
 _NOT_NAMES = {"I", "God", "Heaven", "Heavens", "Lord", "Christ", "Jesus", "Sir", "Madam", "Ma'am", "Oh", "O",
               "English", "French", "Chapter", "Mamma", "Papa", "Mama", "Pa", "Ma", "Esquire", "Esq", *_TAG_ONLY_NAMES}
 
@@ -148,13 +149,11 @@ class _Scan:
         self.cap_mid.update(m.group(1) for m in re.finditer(r"(?:^|\s)(?:[Tt]he|" + _TITLE + r")\s+(" + _WORD + r")",
                                                              text))
         # `"Fine," Tom said.` / `"Where?" Cohn asked.`: a name that opens a speech tag after the quotation
-        self.cap_mid.update(m.group(1) for m in re.finditer(r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+(" + _WORD + r")[ \t]+" + _V,
-                                                            text))
+        self.cap_mid.update(m.group(1) for m in re.finditer(_AFTER_QUOTE + r"(" + _WORD + r")[ \t]+" + _V, text))
         # a day's name or an interjection that speech tags after quotations use as a name at least 3 times
         # (`said Sunday`, `said Pooh`; not `said Hullo` once)
         tagged = Counter(m.group(1) or m.group(2) for m in re.finditer(
-            r"[,;?!\u2014-][\"\u201d'\u2019][ \t]+(?:" + _V + r"[ \t]+(" + _TAG_ONLY_RE + r")\b|(" + _TAG_ONLY_RE + r")[ \t]+"
-            + _V + ")", text))
+            _AFTER_QUOTE + r"(?:" + _V + r"[ \t]+(" + _TAG_ONLY_RE + r")\b|(" + _TAG_ONLY_RE + r")[ \t]+" + _V + ")", text))
         self.tag_names = {w for w, n in tagged.items() if n >= 3}
         self.trusted: set[str] = set()      # words a speech tag used as a name (`said May`)
         self.mentions: dict[str, list[tuple[int, int]]] = defaultdict(list)

@@ -356,6 +356,7 @@ class ZhMixin:
         return [r for r in out if len(r) >= 3]
 
     def _zh_bare(self, i: int, res: list[Attribution]) -> bool:
+        """Quote i is its paragraph's only text, but for a name tag of at most 20 characters."""
         q = self.quotes[i]
         if q.paras[0] != q.paras[-1]:
             return False

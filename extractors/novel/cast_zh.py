@@ -25,6 +25,7 @@ from collections import Counter
 from functools import lru_cache
 
 from .cast_member import CastMember
+from .zh_names import has_compound_surname, name_word_end
 
 # speech verbs that end a tag (simplified and traditional forms)
 _VERB = (r"(?:道|说|說|曰|云|問|问|答|回|报|報|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應|"
@@ -127,7 +128,7 @@ def post_tag_clause(text: str, s: int, e: int) -> int | None:
     """End of a speech tag right after a closing quotation mark (`”王建国问道。`, `”张伟笑着说，“`): the
     first clause of text[s:e] when it ends in a speech verb and then a comma or a full stop, or None.
     A clause ending in a colon (`”黛玉笑道：“`) is the next quotation's tag, not this one's."""
-    p = s
+    p, e = s, min(e, len(text))  # a text may end right after the quotation
     while p < e and text[p] in " \t\u3000":
         p += 1
     m = CLAUSE_MARK.search(text, p, min(e, p + 16))
@@ -157,11 +158,17 @@ def _word_at(clause: str, k: int) -> tuple[int, str, str, str]:
 
 def _subject_end(clause: str, k: int) -> int:
     """Where the predicate begins, from k on: the first predicate character, past a locative that jieba
-    reads as one (`二门上小厮们回说`: `上` is no verb here)."""
+    reads as one (`二门上小厮们回说`: `上` is no verb here) and past the end of a name jieba reads across
+    the cut (`湘云道`: `云` is no verb here)."""
     while True:
         while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) \
                 and not _PRED2.match(clause, k) and not _TRANSPARENT.match(clause, k):
             k += 1
+        if k == 1 and len(clause) > 2 and _name_char(clause[1]) and not _PRED2.match(clause, 1):
+            end = name_word_end(pos_tags(clause[:6]), k, _MANNER | _SPEECH)
+            if end > k:
+                k = end
+                continue
         if not (k + 1 < len(clause) and clause[k] in _LOCATIVE and clause[k + 1] not in _PRED):
             return k
         pos, w, f, prev = _word_at(clause, k)
@@ -182,19 +189,26 @@ def _determined(clause: str) -> int:
     return 1 + len(w)
 
 
+def _name_char(c: str) -> bool:
+    """Whether a predicate character may end a two-character name (`进` in `何进`, `正` in `法正`): no manner
+    (`卓笑曰`), and a speech verb only where it is also a surname (`云`: `赵云`, `湘云`; not `郦答曰`, `洪奏曰`)."""
+    return c not in _MANNER and (c not in _SPEECH or c in SURNAME)
+
+
 def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
-    if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") or _PRED2.match(clause) \
-            or _SENT_OUT.match(clause):
+    compound = has_compound_surname(clause)
+    if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") and not compound \
+            or _PRED2.match(clause) or _SENT_OUT.match(clause):
         return None  # `笑道`, `高声叫道`, `使人来说`: no subject written (or the one sent speaks)
     det = _determined(clause)
-    k = det or _subject_end(clause, 1)
+    k = det or _subject_end(clause, 3 if compound else 1)  # `令狐冲道`: the surname and one character at least
     if not det and 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
         pos, _, f, _ = _word_at(clause, k)
         if not pos and f in ("i", "l"):
             return None  # `仰天大笑曰`: an idiom opens the clause, no subject
-        if pos >= 2 and f[:1] in ("n", "v"):
+        if pos >= 2 and (f[:1] in ("n", "v") or f in ("i", "l")):  # `宝琴红了脸`: an idiom after the name
             k = pos
     subj = clause[:k]
     de = max(subj.rfind("的"), subj.rfind("之"))
@@ -210,6 +224,8 @@ def bare_subject(clause: str) -> str | None:
         return subj
     if subj.endswith("家的"):
         return subj if len(subj) <= 5 else None
+    if k == 2 and not det and clause[1] in _PRED and _name_char(clause[1]) and name_word_end(pos_tags(clause[:6]), 1, _MANNER | _SPEECH) == 2:
+        return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
     if len(subj) == 1:  # `允曰`, `操大怒曰`: a one-character name, unless a function word (`故问`, `且说`)
         return subj if tags[0][1][:1] not in ("c", "d", "p", "u", "r", "m", "q", "f", "t", "s", "y", "e", "o") else None
@@ -233,7 +249,7 @@ def bare_subject(clause: str) -> str | None:
     if len(tags) > 1 and tags[-1][1].startswith("nr") and (tags[-2][1] in ("n", "ng", "nz") or len(tags[-1][0]) >= 2):
         tags = tags[-1:]  # `妻邢氏`, `太尉杨彪`, `行军从事满宠`: a title or relation and the name
     w, f = tags[-1]
-    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in SURNAME:
+    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in SURNAME and not has_compound_surname(w):
         for i in range(1, len(w) - 1):  # `尉黄琬`, `司徒王允`: jieba joins a title to the name
             if w[i] in SURNAME and len(w) - i <= 3:
                 tags = [(w[i:], f)]
@@ -283,7 +299,8 @@ def _surname_name(subj: str, tags: list[tuple[str, str]]) -> bool:
 
 
 def is_group(surface: str) -> bool:
-    return bool(_GROUP.search(surface))
+    """`众人`, `诸将`, `丫鬟们`: several people (`诸葛亮` is one: `诸葛` a surname)."""
+    return bool(_GROUP.search(surface)) and not has_compound_surname(surface)
 
 
 _POEM = re.compile(r"诗|詩|词|詞|赞|讚|歌|^(?:书|書)(?!童|生|吏|办|辦)")
@@ -350,7 +367,8 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
                 groups[b].append(f)
                 groups.pop(f, None)
     for b in [b for b in groups if len(b) == 1]:  # `飞` for `张飞`, `操` for `曹操`
-        owners = [g for g in groups if 2 <= len(g) <= 3 and g[0] in SURNAME and g.endswith(b) and not is_group(g)]
+        owners = [g for g in groups if (2 <= len(g) <= 3 and g[0] in SURNAME or len(g) == 3 and has_compound_surname(g))
+                  and g.endswith(b) and not is_group(g)]  # `慈` for `太史慈` too
         forms = groups.pop(b)
         if len(owners) == 1:
             groups[owners[0]].extend(forms)

@@ -60,16 +60,19 @@ def name_tokens(name: str) -> tuple[str | None, list[str]]:
 
 def given_names_zh(chars: list[Character]) -> dict[str, str]:
     """The given name a Chinese text calls someone by (`宝玉` for `贾宝玉`, `熙凤` for `王熙凤`): a three-character
-    name whose first character is a surname, without it, where it names one character and is no title or kinship
-    term (`王夫人` is not `夫人`, `薛姨妈` not `姨妈`)."""
+    name whose first character is a surname (or a four-character one opening with a two-character surname,
+    `相如` for `司马相如`), without it, where it names one character and is no title or kinship term (`王夫人`
+    is not `夫人`, `薛姨妈` not `姨妈`)."""
     from .cast_zh import SURNAME, title_or_kin
+    from .zh_names import has_compound_surname
 
     owners: dict[str, set[str]] = {}
     for c in chars:
         for n in [c.name, *c.aliases]:
             n = n.strip()
-            if len(n) == 3 and n[0] in SURNAME and not title_or_kin(n[1:]):
-                owners.setdefault(n[1:], set()).add(c.id)
+            cut = 2 if has_compound_surname(n) else 1  # `司马相如` -> `相如`; `欧阳修` has no two-character given name
+            if len(n) == cut + 2 and (cut == 2 or n[0] in SURNAME) and not title_or_kin(n[cut:]):
+                owners.setdefault(n[cut:], set()).add(c.id)
     return {form: next(iter(ids)) for form, ids in owners.items() if len(ids) == 1}
 
 

@@ -247,3 +247,14 @@ def test_names_the_predicate_characters_would_cut():
     assert {"湘云", "赵云", "法正", "诸葛亮", "司马懿", "太史慈", "令狐冲"} <= set(members), members
     assert not {"湘", "葛亮", "马懿", "史慈", "郦答", "宝琴红", "卓问肃"} & set(members), members
     assert "慈" in members["太史慈"], members
+
+
+def test_modern_subjects_voice_manner_kin_name_and_an_addressed_outsider():
+    """`“……”杨二嫂尖声叫道。`: a voice (`尖声`) is a manner, not part of the name; `祥林嫂说` is 祥林嫂 (a name and a
+    kinship word, not the surname `林` and `嫂`); `有的叫道：“孔乙己，……”` after a sentence about 孔乙己 (no cast
+    member) does not give him the words addressed to him (before: 杨二嫂尖声, 林嫂, 孔乙己)."""
+    text = "\n\n".join(["“阿呀，你怎么这样了！”杨二嫂尖声叫道。", "祥林嫂说：“我真傻，真的。”",
+                        "孔乙己一到店，所有喝酒的人便都看着他笑。有的叫道：“孔乙己，你脸上又添上新伤疤了！”"])
+    _, _, _, quotes, attrs = analyse(text, [], "zh", 0.0)
+    assert [(a.speaker, a.surface) for a in attrs] == [("杨二嫂", "杨二嫂"), ("祥林嫂", "祥林嫂"), (None, None)], \
+        [(a.speaker, a.surface, a.rule) for a in attrs]

@@ -44,7 +44,8 @@ _PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩�
             "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜")
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
-                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道")
+                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|"
+                    r"[\u4e00-\u9fff][声聲](?=[叫说說道问問喊嚷笑骂罵答应應])")  # `尖声叫道`: a voice is a manner
 # clause openers that are not subjects
 _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
                      r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
@@ -251,7 +252,7 @@ def bare_subject(clause: str) -> str | None:
     w, f = tags[-1]
     if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in SURNAME and not has_compound_surname(w):
         for i in range(1, len(w) - 1):  # `尉黄琬`, `司徒王允`: jieba joins a title to the name
-            if w[i] in SURNAME and len(w) - i <= 3:
+            if w[i] in SURNAME and len(w) - i <= 3 and not title_or_kin(w[i + 1:]):  # not `祥林嫂` -> `林嫂`
                 tags = [(w[i:], f)]
                 break
     out = "".join(w for w, _ in tags) + plural

@@ -322,6 +322,9 @@ class ZhMixin:
                     a.speaker, a.confidence, a.evidence = ante[0], _PRONOUN_CONF, "explicit-verb"
             if a.speaker and "-other-" in (a.rule or "") and is_group(a.surface or ""):
                 a.confidence = min(a.confidence, 0.9)
+            if a.speaker and "-other-" in (a.rule or "") and not a.rule.endswith("-verb") \
+                    and re.match(re.escape(a.surface or "") + "[，,！!]", self.quotes[i].text(self.text)):
+                res[i] = a = Attribution(vocatives=a.vocatives)  # `有的叫道：“孔乙己，…”`: the one addressed
         self._zh_turns(res)
         return self._hold_unsure(res)
 

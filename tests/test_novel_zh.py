@@ -229,23 +229,25 @@ def test_two_person_exchange_by_alternation_is_held_by_default():
 
 def test_names_the_predicate_characters_would_cut():
     """A name holding a character that elsewhere begins a predicate is the whole name (`湘云道`, `赵云曰`,
-    `法正曰`, `何进笑曰`: not `湘`, `赵`, `法`, nobody), and so is one with a two-character surname (`诸葛亮曰`,
+    `法正曰`, `何进笑曰`, `史湘云笑道`: not `湘`, `赵`, `法`, nobody, `史湘`), and so is one with a two-character surname (`诸葛亮曰`,
     `司马懿曰`, `太史慈曰`, `令狐冲道`: not `葛亮`, `马懿`, `史慈`, nobody), and discovery merges `慈` into 太史慈. A cut that
-    leaves a whole name keeps it (`郑泰谏曰`, `贾母忙道`, `卓问肃曰`, `卓笑曰`), a speech verb after a
+    leaves a whole name keeps it (`郑泰谏曰`, `贾母忙道`, `卓问肃曰`, `卓笑曰`, `袁术闻说`), a speech verb after a
     one-character name is no part of it (`郦答曰`), and an idiom after a name ends it (`宝琴红了脸，笑道`).
     The text ends right after a quotation: discovery read past its end there (IndexError) before."""
     text = "\n\n".join(["湘云道：“你们又来了。”", "赵云曰：“某愿往。”", "法正曰：“不可。”", "何进笑曰：“此懦夫之见也！”",
                         "诸葛亮曰：“亮有一计。”", "司马懿曰：“此乃空城之计。”", "太史慈曰：“某愿出城。”", "慈曰：“老母命我来。”",
                         "令狐冲道：“师父请坐。”", "郑泰谏曰：“董卓乃豺狼也。”", "贾母忙道：“快请进来。”", "卓问肃曰：“其兆若何？”",
-                        "卓笑曰：“诸公勿惊。”", "郦答曰：“不然。”", "宝琴红了脸，笑道：“老太太取笑了。”"])
+                        "卓笑曰：“诸公勿惊。”", "郦答曰：“不然。”", "宝琴红了脸，笑道：“老太太取笑了。”",
+                        "史湘云笑道：“我也来。”", "袁术闻说刘备上表，乃大怒曰：“汝乃织席编屦之徒！”"])
     chars = [_char(c) for c in ("湘云", "赵云", "法正", "何进", "诸葛亮", "司马懿", "太史慈", "令狐冲", "郑泰", "贾母",
-                                "宝琴")] + [_char("董卓", "卓")]
+                                "宝琴", "袁术")] + [_char("董卓", "卓")]
     got = [s for s, _ in _speakers(text, chars)]
     assert got == ["湘云", "赵云", "法正", "何进", "诸葛亮", "司马懿", "太史慈", None, "令狐冲", "郑泰", "贾母",
-                   "董卓", "董卓", None, "宝琴"], got
+                   "董卓", "董卓", None, "宝琴", "史湘云", "袁术"], got
     members = {m.name: m.aliases for m in discover_cast(text + "\n\n" + text, "zh")}
-    assert {"湘云", "赵云", "法正", "诸葛亮", "司马懿", "太史慈", "令狐冲"} <= set(members), members
-    assert not {"湘", "葛亮", "马懿", "史慈", "郦答", "宝琴红", "卓问肃"} & set(members), members
+    assert {"史湘云", "赵云", "法正", "诸葛亮", "司马懿", "太史慈", "令狐冲"} <= set(members), members
+    assert "湘云" in members["史湘云"], members
+    assert not {"湘", "史湘", "葛亮", "马懿", "史慈", "郦答", "宝琴红", "卓问肃", "袁术闻"} & set(members), members
     assert "慈" in members["太史慈"], members
 
 

@@ -165,8 +165,8 @@ def _subject_end(clause: str, k: int) -> int:
         while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) \
                 and not _PRED2.match(clause, k) and not _TRANSPARENT.match(clause, k):
             k += 1
-        if k == 1 and len(clause) > 2 and _name_char(clause[1]) and not _PRED2.match(clause, 1):
-            end = name_word_end(pos_tags(clause[:6]), k, _MANNER | _SPEECH)
+        if k in (1, 2) and len(clause) > k + 1 and _name_char(clause[k]) and not _PRED2.match(clause, k):
+            end = name_word_end(pos_tags(clause[:6]), k, _MANNER | _SPEECH, SURNAME)
             if end > k:
                 k = end
                 continue
@@ -190,10 +190,14 @@ def _determined(clause: str) -> int:
     return 1 + len(w)
 
 
+# predicate characters that often end a given name (`湘云`, `赵云`, `法正`, `何进`, `慕容复`); not the verbs and
+# adverbs that follow a name (`卓笑曰`, `袁术闻说`, `郦答曰`, `洪奏曰`), which jieba may read into it
+_NAME_FINAL = set("云雲正进進方才复復连連和应應")
+
+
 def _name_char(c: str) -> bool:
-    """Whether a predicate character may end a two-character name (`进` in `何进`, `正` in `法正`): no manner
-    (`卓笑曰`), and a speech verb only where it is also a surname (`云`: `赵云`, `湘云`; not `郦答曰`, `洪奏曰`)."""
-    return c not in _MANNER and (c not in _SPEECH or c in SURNAME)
+    """Whether a predicate character may end a name jieba reads across the cut (see `_NAME_FINAL`)."""
+    return c in _NAME_FINAL
 
 
 def bare_subject(clause: str) -> str | None:
@@ -225,7 +229,8 @@ def bare_subject(clause: str) -> str | None:
         return subj
     if subj.endswith("家的"):
         return subj if len(subj) <= 5 else None
-    if k == 2 and not det and clause[1] in _PRED and _name_char(clause[1]) and name_word_end(pos_tags(clause[:6]), 1, _MANNER | _SPEECH) == 2:
+    if k in (2, 3) and not det and clause[k - 1] in _PRED and _name_char(clause[k - 1]) \
+            and name_word_end(pos_tags(clause[:6]), k - 1, _MANNER | _SPEECH, SURNAME) == k:
         return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
     if len(subj) == 1:  # `允曰`, `操大怒曰`: a one-character name, unless a function word (`故问`, `且说`)

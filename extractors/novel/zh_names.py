@@ -20,13 +20,15 @@ def has_compound_surname(name: str) -> bool:
     return len(name) >= 3 and name[:2] in COMPOUND_SURNAMES
 
 
-def name_word_end(words: list[tuple[str, str]], k: int, glued: set) -> int:
-    """Where the subject ends when a cut at k would leave one character of a two-character name jieba
-    reads across the cut (`湘云道` cut after `湘`, `何进笑曰` after `何`: jieba's `何进笑`, the manner in
-    `glued` dropped): 2 then; else k. A longer name is left to the cut (`郑泰谏曰` keeps `郑泰`)."""
-    if k != 1 or not words:
+def name_word_end(words: list[tuple[str, str]], k: int, glued: set, surnames: set) -> int:
+    """Where the subject ends when a cut at k would leave a name jieba reads across the cut short of its last
+    character: a two-character name cut after one (`湘云道` after `湘`; `何进笑曰` after `何`: jieba's `何进笑`, the
+    manner in `glued` dropped), or a surname and two characters cut after two (`史湘云道` after `史湘`): k + 1
+    then; else k. The caller checks the character it takes in is one a name may end with."""
+    if k not in (1, 2) or not words:
         return k
     w, f = words[0]
-    while len(w) > 2 and w[-1] in glued:
+    while len(w) > k + 1 and w[-1] in glued:
         w = w[:-1]
-    return 2 if len(w) == 2 and f.startswith(_NAME_FLAGS) else k
+    ok = len(w) == k + 1 and f.startswith(_NAME_FLAGS) and (k == 1 or w[0] in surnames)
+    return k + 1 if ok else k

@@ -195,6 +195,12 @@ def _determined(clause: str) -> int:
 _NAME_FINAL = set("云雲正进進方才复復连連和应應")
 
 
+def _compound_name(w: str) -> bool:
+    """A two-character surname and a given name (`诸葛亮`, `呼延灼`, `上官婉儿`), not an office and a name
+    (`司马潘隐`: the 司马 潘隐, his surname 潘)."""
+    return has_compound_surname(w) and len(w) <= 4 and not (len(w) == 4 and w[2] in SURNAME)
+
+
 def _name_char(c: str) -> bool:
     """Whether a predicate character may end a name jieba reads across the cut (see `_NAME_FINAL`)."""
     return c in _NAME_FINAL
@@ -232,6 +238,10 @@ def bare_subject(clause: str) -> str | None:
     if k in (2, 3) and not det and clause[k - 1] in _PRED and _name_char(clause[k - 1]) \
             and name_word_end(pos_tags(clause[:6]), k - 1, _MANNER | _SPEECH, SURNAME) == k:
         return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
+    if k == 1 and clause[0] in SURNAME and _name_char(clause[1]) and speaks_directly(clause, clause[:2]):
+        return clause[:2]  # `柴进道`, `史进道`: a surname alone never speaks; its name ends in `进`
+    if _compound_name(subj):
+        return subj  # `呼延灼道`: jieba may read the given name as a verb
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
     if len(subj) == 1:  # `允曰`, `操大怒曰`: a one-character name, unless a function word (`故问`, `且说`)
         return subj if tags[0][1][:1] not in ("c", "d", "p", "u", "r", "m", "q", "f", "t", "s", "y", "e", "o") else None
@@ -255,12 +265,14 @@ def bare_subject(clause: str) -> str | None:
     if len(tags) > 1 and tags[-1][1].startswith("nr") and (tags[-2][1] in ("n", "ng", "nz") or len(tags[-1][0]) >= 2):
         tags = tags[-1:]  # `妻邢氏`, `太尉杨彪`, `行军从事满宠`: a title or relation and the name
     w, f = tags[-1]
-    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in SURNAME and not has_compound_surname(w):
-        for i in range(1, len(w) - 1):  # `尉黄琬`, `司徒王允`: jieba joins a title to the name
+    if len(tags) == 1 and f.startswith("nr") and len(w) >= 3 and w[0] not in SURNAME and not _compound_name(w):
+        for i in range(2 if has_compound_surname(w) else 1, len(w) - 1):  # `尉黄琬`, `司徒王允`: jieba joins a title
             if w[i] in SURNAME and len(w) - i <= 3 and not title_or_kin(w[i + 1:]):  # not `祥林嫂` -> `林嫂`
                 tags = [(w[i:], f)]
                 break
     out = "".join(w for w, _ in tags) + plural
+    if out in ("那", "这", "這", "此"):  # `那怪道`: jieba reads `怪道` as one word; the determiner alone is no one
+        return subj if len(subj) == 2 else None
     return out if len(out) <= 5 else None
 
 

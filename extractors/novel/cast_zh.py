@@ -240,6 +240,8 @@ def bare_subject(clause: str) -> str | None:
         return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
     if k == 1 and clause[0] in SURNAME and _name_char(clause[1]) and speaks_directly(clause, clause[:2]):
         return clause[:2]  # `柴进道`, `史进道`: a surname alone never speaks; its name ends in `进`
+    if len(subj) == 2 and subj[0] in SURNAME and speaks_directly(clause, subj) and not is_word(subj):
+        return subj  # `时迁道`, `高俅道`: a surname and a character jieba knows no word of, then the speech verb
     if _compound_name(subj):
         return subj  # `呼延灼道`: jieba may read the given name as a verb
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)

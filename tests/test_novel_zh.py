@@ -274,3 +274,15 @@ def test_subjects_of_other_classical_novels():
     assert got == {"柴进道": "柴进", "史进道": "史进", "呼延灼道": "呼延灼", "那怪道": "那怪", "司马潘隐谓进曰": "潘隐",
                    "诸葛孔明曰": "孔明", "司徒王允曰": "王允", "那僧道": "那僧", "李傕曰": "李傕", "朱儁曰": "朱儁",
                    "高俅道": "高俅", "方才道": None}, got
+
+
+def test_manner_glued_to_a_name_and_the_one_asked_answers():
+    """`侍中杨琦密奏帝曰`: jieba reads `杨琦密` as one name, but `密` (secretly) is a manner: 杨琦 (before: `杨琦密`,
+    a cast member of its own); `太后密谓曰` is 太后; `叔父刘元起奇其言` keeps 叔父, not `刘元` (`起` ends his name);
+    `玄德…问左右，答曰`: the ones asked answer, so not 玄德 (before: 玄德 at 0.93)."""
+    from extractors.novel.cast_zh import bare_subject
+
+    got = {c: bare_subject(c) for c in ("侍中杨琦密奏帝曰", "太后密谓曰", "叔父刘元起奇其言")}
+    assert got == {"侍中杨琦密奏帝曰": "杨琦", "太后密谓曰": "太后", "叔父刘元起奇其言": "叔父"}, got
+    text = "玄德正纳闷间，听得县前喧闹，问左右，答曰：“张将军绑一人在县前痛打。”"
+    assert _speakers(text, [_char("玄德")]) == [(None, None)]

@@ -41,7 +41,7 @@ CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
 # where the predicate of a clause begins (after at least one subject character)
 _PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩乘慌告奏谏諫禀稟报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
-            "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜")
+            "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜密")
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
                     r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|"
@@ -52,7 +52,7 @@ _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一�
 _LOCATIVE = set("上中里裡内內")
 _SPEECH = set("道说說曰云问問答叹嘆谓謂言奏谏諫禀稟谕諭")
 # adverbs and manners between a subject and its speech verb (`急曰`, `大怒曰`, `冷笑道`)
-_MANNER = set("忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急笑冷含陪叹嘆怒喜惊驚大厉厲高低微叱喝哭泣")
+_MANNER = set("忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急笑冷含陪叹嘆怒喜惊驚大厉厲高低微叱喝哭泣密")
 _SENT_OUT = re.compile(r"(?:使|令|差|遣|命|叫)(?:了)?(?:人|个人|個人)")
 _COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|兩個|一(?![一二三四五六七八九十]))")
 PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
@@ -216,10 +216,11 @@ def bare_subject(clause: str) -> str | None:
     det = _determined(clause)
     k = det or _subject_end(clause, 3 if compound else 1)  # `令狐冲道`: the surname and one character at least
     if not det and 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
-        pos, _, f, _ = _word_at(clause, k)
+        pos, w, f, _ = _word_at(clause, k)
         if not pos and f in ("i", "l"):
             return None  # `仰天大笑曰`: an idiom opens the clause, no subject
-        if pos >= 2 and (f[:1] in ("n", "v") or f in ("i", "l")):  # `宝琴红了脸`: an idiom after the name
+        glued = f.startswith("nr") and all(c in _MANNER for c in w[k - pos:])  # `侍中杨琦密奏`: jieba's `杨琦密`
+        if pos >= 2 and (f[:1] in ("n", "v") or f in ("i", "l")) and not glued:  # `宝琴红了脸`: an idiom ends it too
             k = pos
     subj = clause[:k]
     de = max(subj.rfind("的"), subj.rfind("之"))

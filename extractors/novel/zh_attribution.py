@@ -99,6 +99,9 @@ _COLON_CONF = 0.9
 # a colon after these introduces writing, a verse or a list, not speech
 _WRITTEN = re.compile(r"写|寫|书|書|题|題|刻|是|诗|詩|词|詞|对联|對聯|如下|下面|上面|道着|道著|曰|云|有")
 _ALL = re.compile(r"都|皆|齐|齊|俱")
+# `问左右，答曰`: a reply whose subject is not written, after someone asks: the one asked answers
+_REPLY_TAG = re.compile(r"(?:答|对|對|应|應|回)(?:曰|道|说|說)?$")
+_ASKS = re.compile(r"问|問|询|詢")  # opening the clause right before the reply (`问左右，答曰`)
 _SOUND = re.compile(r"(?:笑|喊|叫|哭|人|呼|嚷)(?:声|聲)")
 _HEAR = re.compile(r"(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽|闻|聞)(?!了|说|說|知|言)")
 
@@ -218,6 +221,7 @@ class ZhMixin:
         # people named inside the tag's clause after its start are spoken to (`向凤姐道`, `问香菱`)
         objects = {m.cid for m in self.index.mentions(t, cs, end) if m.start > strip_opener(t, cs, end)}
         where, crossed, lead, cs0, verb_end = 0, False, False, cs, end
+        reply = bool(_REPLY_TAG.search(t, cs, end))
         while True:
             p = strip_opener(t, cs, end)
             if cs > s and t[cs - 1] == "、":
@@ -250,6 +254,8 @@ class ZhMixin:
                 return a
             if a is None:
                 return None
+            if where == 1 and reply and _ASKS.match(t, p, end):
+                return None  # `玄德…问左右，答曰`: who was asked answers, not the asker
             if a in ("skip", "noun"):
                 where = max(where, _WHERE.index(a))
             if cs <= s:  # nobody named back to the last quotation (or the paragraph start)

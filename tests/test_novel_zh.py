@@ -230,7 +230,8 @@ def test_two_person_exchange_by_alternation_is_held_by_default():
 def test_names_the_predicate_characters_would_cut():
     """A name holding a character that elsewhere begins a predicate is the whole name (`湘云道`, `赵云曰`,
     `法正曰`, `何进笑曰`, `史湘云笑道`: not `湘`, `赵`, `法`, nobody, `史湘`), and so is one with a two-character surname (`诸葛亮曰`,
-    `司马懿曰`, `太史慈曰`, `令狐冲道`: not `葛亮`, `马懿`, `史慈`, nobody), and discovery merges `慈` into 太史慈. A cut that
+    `司马懿曰`, `太史慈曰`, `令狐冲道`: not `葛亮`, `马懿`, `史慈`, nobody), and discovery merges `慈` into 太史慈
+    (`慈曰` right after is his by the full name just written, too). A cut that
     leaves a whole name keeps it (`郑泰谏曰`, `贾母忙道`, `卓问肃曰`, `卓笑曰`, `袁术闻说`), a speech verb after a
     one-character name is no part of it (`郦答曰`), and an idiom after a name ends it (`宝琴红了脸，笑道`).
     The text ends right after a quotation: discovery read past its end there (IndexError) before."""
@@ -242,7 +243,7 @@ def test_names_the_predicate_characters_would_cut():
     chars = [_char(c) for c in ("湘云", "赵云", "法正", "何进", "诸葛亮", "司马懿", "太史慈", "令狐冲", "郑泰", "贾母",
                                 "宝琴", "袁术")] + [_char("董卓", "卓")]
     got = [s for s, _ in _speakers(text, chars)]
-    assert got == ["湘云", "赵云", "法正", "何进", "诸葛亮", "司马懿", "太史慈", None, "令狐冲", "郑泰", "贾母",
+    assert got == ["湘云", "赵云", "法正", "何进", "诸葛亮", "司马懿", "太史慈", "太史慈", "令狐冲", "郑泰", "贾母",
                    "董卓", "董卓", None, "宝琴", "史湘云", "袁术"], got
     members = {m.name: m.aliases for m in discover_cast(text + "\n\n" + text, "zh")}
     assert {"史湘云", "赵云", "法正", "诸葛亮", "司马懿", "太史慈", "令狐冲"} <= set(members), members
@@ -286,3 +287,15 @@ def test_manner_glued_to_a_name_and_the_one_asked_answers():
     assert got == {"侍中杨琦密奏帝曰": "杨琦", "太后密谓曰": "太后", "叔父刘元起奇其言": "叔父"}, got
     text = "玄德正纳闷间，听得县前喧闹，问左右，答曰：“张将军绑一人在县前痛打。”"
     assert _speakers(text, [_char("玄德")]) == [(None, None)]
+
+
+def test_one_character_given_name_of_the_full_name_just_written():
+    """`…乃曹洪也。洪曰`: a one-character subject no cast member holds is the given name of the one full name the
+    text wrote just before (曹洪; 皇甫嵩 with a two-character surname), never a verb and its object (`谢肃曰` is
+    "thanked 肃") or a preposition (`于帝`); two such names near (何进, 乐进) leave it to nobody."""
+    text = "\n\n".join(["操视之，乃曹洪也。洪曰：“公急上马！”", "玄德见皇甫嵩、朱儁，具道卢植之意。嵩曰：“张梁势穷力乏。”",
+                        "布见了此马，大喜，谢肃曰：“兄赐此龙驹。”肃曰：“某为义气而来。”",
+                        "何进与乐进同来。进曰：“不可。”", "众官请命于帝。帝曰：“朕知之矣。”"])
+    got = [(s, n) for s, n in _speakers(text, [])]
+    assert got[:2] == [("曹洪", "洪"), ("皇甫嵩", "嵩")], got
+    assert got[3][0] != "谢肃" and got[4] == (None, None) and got[5][0] != "于帝", got

@@ -359,6 +359,13 @@ def _base(form: str) -> str:
     return f
 
 
+@lru_cache(maxsize=1024)
+def plain_surname(ch: str) -> bool:
+    """Whether a surname character reads as one on its own, not as a preposition, conjunction, adverb, verb or
+    particle (`向宝玉`, `于帝`, `谢肃`: to, to, thanked)."""
+    return ch in SURNAME and _pseg().lcut(ch, HMM=False)[0].flag not in ("p", "c", "d", "v", "u")
+
+
 def _full_names(text: str, given: str) -> Counter:
     """Surname + given name forms the text writes (`贾宝玉` for `宝玉`): the first character a
     surname that is no preposition or adverb (`向宝玉`), the form found opening a clause."""
@@ -368,8 +375,7 @@ def _full_names(text: str, given: str) -> Counter:
             c[m.group(0)] += 1
     out = Counter()
     for f, n in c.items():
-        flag = _pseg().lcut(f[0], HMM=False)[0].flag
-        if flag in ("p", "c", "d", "v", "u"):
+        if not plain_surname(f[0]):
             continue
         if re.search(r"(?:^|[，。．！？；：\s“”「」])" + re.escape(f), text):
             out[f] = n

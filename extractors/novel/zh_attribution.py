@@ -48,8 +48,9 @@ import re
 from ..text import ZH_FULL_STOPS
 from extractors.characters import slug
 
+from .zh_names import COMPOUND_SURNAMES
 from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
-                      bare_subject, is_group, is_word, person_like, pos_tags, post_tag_clause, speaks_directly, strip_opener,
+                      bare_subject, is_group, is_word, person_like, plain_surname, pos_tags, post_tag_clause, speaks_directly, strip_opener,
                       tag_clause)
 from .speaker_guess import Attribution
 
@@ -151,6 +152,18 @@ class ZhMixin:
             known = self.__dict__["_zh_given"] = {m.group(1) for m in pat.finditer(self.text)}
         return c in known
 
+    _RECENT_CHARS = 240  # how far back a full name is looked for (about two short paragraphs)
+
+    def _zh_recent_full(self, p: int, c: str) -> str | None:
+        """The full name ending in the one-character given name c written shortly before p, where exactly one
+        is (`乐进` for `进曰`, `夏侯惇` for `惇曰`; not when `何进` and `乐进` are both near)."""
+        window = self.text[max(0, p - self._RECENT_CHARS):p]
+        found = {m.group(0) for m in re.finditer("(?:" + "|".join(COMPOUND_SURNAMES) + "|[" + _SURNAMES + "])" + re.escape(c),
+                                                   window)}
+        found = {f for f in found if (f[:2] in COMPOUND_SURNAMES or plain_surname(f[0]))  # not `于帝`, `谢肃`
+                 and (not is_word(f) or pos_tags(f)[0][1].startswith("nr"))}  # not `大进`, `连连`
+        return next(iter(found)) if len(found) == 1 else None
+
     def _zh_subject(self, p: int, end: int, verb_clause: bool = False) -> tuple[str, Attribution] | str | None:
         """The subject opening text[p:end]: (kind, Attribution) with kind cast / other / kin / names /
         pronoun; "none" when the clause opens with its predicate, "skip" when it opens with no subject,
@@ -199,6 +212,11 @@ class ZhMixin:
             if verb_clause and core in _PERSON_END and speaks_directly(t[p:end], core) \
                     and pos_tags(t[p:min(end, p + 4)])[0] in ((core, "n"), (core, "ng")) and not self._zh_name_char(core):
                 return "other", Attribution(slug(core), None, "explicit-verb", None, core)  # `妻曰`, `吏答曰`
+            full = self._zh_recent_full(p, core) if verb_clause and speaks_directly(t[p:end], core) else None
+            if full:  # `…撞着乐进。进曰`: the given name of the one full name just written
+                cid = self._zh_lookup(full)
+                return ("cast", Attribution(cid, None, "explicit-verb", None, core)) if cid else \
+                    ("other", Attribution(slug(full), None, "explicit-verb", None, core))
             return None if verb_clause and speaks_directly(t[p:end], core) else "skip"
         if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):
             return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back

@@ -152,7 +152,7 @@ class ZhMixin:
             known = self.__dict__["_zh_given"] = {m.group(1) for m in pat.finditer(self.text)}
         return c in known
 
-    _RECENT_CHARS = 240  # how far back a full name is looked for (about two short paragraphs)
+    _RECENT_CHARS = 400  # how far back a full name is looked for (a long paragraph; 240 and 600 checked on the 三国 sample)
 
     def _zh_recent_full(self, p: int, c: str) -> str | None:
         """The full name ending in the one-character given name c written shortly before p, where exactly one

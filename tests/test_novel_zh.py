@@ -299,3 +299,22 @@ def test_one_character_given_name_of_the_full_name_just_written():
     got = [(s, n) for s, n in _speakers(text, [])]
     assert got[:2] == [("曹洪", "洪"), ("皇甫嵩", "嵩")], got
     assert got[3][0] != "谢肃" and got[4] == (None, None) and got[5][0] != "于帝", got
+
+
+def test_first_person_narrator():
+    """`我说：`, `我问：`, `“……”我说。`: frequent first-person tags make a narrator member (`叙述者`) and its lines are
+    the narrator's (name `我`), as `said I` is in English; a narrator configured by the user takes them too; with no
+    narrator in the cast they stay nobody's (before: always nobody's, and no narrator was discovered)."""
+    text = "\n\n".join(["第一章", "那年冬天，我回到了老家。", "母亲迎了出来。我说：“娘，我回来了。”",
+                        "母亲说：“你先歇一歇。”", "“好的。”我说。", "我问：“阿福还好吗？”", "母亲说：“他常来问起你。”",
+                        "门外走进一个人来，正是阿福。我说：“阿福哥，你来了！”", "阿福说：“少爷回来了。”", "阿福说：“路上冷吧？”",
+                        "我说：“不冷，你坐罢。”", "“我站着就好。”阿福说。", "“不要紧。”我说，“坐下说话。”"])
+    cast = discover_cast(text, "zh")
+    narrators = [m for m in cast if m.narrator]
+    assert [m.name for m in narrators] == ["叙述者"], [(m.name, m.narrator) for m in cast]
+    chars = [m.to_character("t", "zh") for m in cast]
+    got = _speakers(text, chars)
+    assert got.count(("叙述者", "我")) == 7 and ("阿福", "阿福") in got, got
+    mine = Character(id="xiaoming", name="小明", series="t", language="zh", narrator=True)
+    assert _speakers(text, [mine]).count(("xiaoming", "我")) == 7
+    assert not any(s for s, n in _speakers(text, []) if n == "我")

@@ -328,7 +328,8 @@ _POEM = re.compile(r"诗|詩|词|詞|赞|讚|歌|^(?:书|書)(?!童|生|吏|办|
 
 
 def tag_subjects(text: str) -> list[str]:
-    """The bare subject of every speech tag right before a quotation mark in the text."""
+    """The bare subject of every speech tag right before a quotation mark in the text (or right after one);
+    of the pronouns only `我`, the first-person narrator."""
     out = []
     for m in re.finditer(r"[：:，,]?\s*[“「\"]", text):
         e = m.start()
@@ -337,12 +338,12 @@ def tag_subjects(text: str) -> list[str]:
             continue
         cs = strip_opener(text, cs, e)
         subj = bare_subject(text[cs:e])
-        if subj and subj not in PRONOUNS:
+        if subj and (subj not in PRONOUNS or subj == "我"):
             out.append(subj)
     for m in re.finditer(r"[”」\"]", text):  # `“……”王建国问道。`
         e = post_tag_clause(text, m.end(), m.end() + 20)
         subj = bare_subject(text[strip_opener(text, m.end(), e):e]) if e else None
-        if subj and subj not in PRONOUNS:
+        if subj and (subj not in PRONOUNS or subj == "我"):
             out.append(subj)
     return out
 
@@ -425,11 +426,20 @@ def _gender(text: str, forms: list[str]) -> str | None:
     return g if not rest or n > rest[0][1] else None
 
 
+# a first-person narrator: at least this many `我说`-like tags, and this share of the quotations (as `said I` in English)
+NARRATOR_TAGS, NARRATOR_SHARE = 5, 0.02
+
+
 def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
     """Speakers named by at least `min_speaks` speech tags, forms merged, most talkative first.
-    Groups (`众人`) and pronouns are speakers but never cast members."""
-    speakers = Counter(s for s in tag_subjects(text) if not is_group(s) and s[0] not in "他她其")
+    Groups (`众人`) and pronouns are speakers but never cast members; frequent `我说` tags make a narrator
+    member (`叙述者`, the narrator: the text gives `我` no name)."""
+    subjects = tag_subjects(text)
+    speakers = Counter(s for s in subjects if not is_group(s) and s[0] not in "他她其我")
     out = []
+    first = subjects.count("我")
+    if first >= NARRATOR_TAGS and first >= NARRATOR_SHARE * len(re.findall(r"[“「]", text)):
+        out.append(CastMember(name="叙述者", speaks=first, narrator=True))
     for forms in _merge(text, speakers):
         speaks = sum(speakers.get(f, 0) for f in forms)
         if speaks < min_speaks:

@@ -88,7 +88,8 @@ _CONF = {"cast": dict(verb=0.95, clause=0.93, skip=0.92, sentence=0.85, noun=0.8
          "other": dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.8, noun=0.75),
          "kin": dict(verb=0.9, clause=0.85, skip=0.8, sentence=0.75, noun=0.7),
          "names": dict(verb=0.9, clause=0.9, skip=0.85, sentence=0.8, noun=0.75)}
-_KIND_RULE = {"cast": "name", "other": "other", "kin": "other", "names": "names"}
+_CONF["narrator"] = _CONF["cast"]  # `我说`, `我问道` with a first-person narrator in the cast
+_KIND_RULE = {"cast": "name", "other": "other", "kin": "other", "names": "names", "narrator": "narrator"}
 _LEAD_ON_CONF = 0.9  # as a subject-less `又道` that goes on (4 of 4 right on 红楼梦 1-8)
 _GOES_ON_CONF = dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.85, noun=0.8)
 _PRONOUN_CONF = 0.6
@@ -198,7 +199,9 @@ class ZhMixin:
                 return "pronoun", Attribution(want_gender=PRONOUNS[subj], pron_tag=True, surface=subj, rule="zh-pronoun")
             if subj in ("他们", "她们"):
                 return "other", Attribution(slug(subj), None, "explicit-verb", None, subj)
-            return None  # 我 / 你 / 其
+            if subj == "我" and self.index.narrator:  # `我说`, `我问道`: the first-person narrator
+                return "narrator", Attribution(self.index.narrator, None, "explicit-verb", None, subj)
+            return None  # 我 (no narrator in the cast) / 你 / 其
         kin = subj[0] in "他她其" and len(subj) > 1  # `他女儿笑道`
         core = subj[1:] if kin else subj
         if kin and is_group(core):
@@ -256,7 +259,7 @@ class ZhMixin:
                 a.addressees = objects
                 if kind == "pronoun":
                     return a
-                if where and (kind in ("cast", "kin") or kind == "other" and not is_group(a.surface)
+                if where and (kind in ("cast", "kin", "narrator") or kind == "other" and not is_group(a.surface)
                               and a.surface[0] not in "二两兩三四五六七八九十几幾") \
                         and _ALL.search(t, cs0, verb_end):
                     return None  # `都道` after one person: several speak
@@ -266,7 +269,7 @@ class ZhMixin:
                 if kind == "cast" and w == "sentence" and lead and (cs <= s or t[cs - 1] in _FULL_STOP):
                     a.rule, a.confidence = a.rule + "-lead", _LEAD_ON_CONF
                 if colon:  # no speech verb: only the subject of the colon's own clause, at most 0.9
-                    if where or kind not in ("cast", "other", "names"):
+                    if where or kind not in ("cast", "other", "names", "narrator"):
                         return None
                     a.rule, a.confidence = a.rule + "-colon", min(a.confidence, _COLON_CONF)
                 return a

@@ -224,6 +224,8 @@ def bare_subject(clause: str) -> str | None:
             k = pos
     subj = clause[:k]
     de = max(subj.rfind("的"), subj.rfind("之"))
+    if de == 1 and subj[1] == "之" and subj[0] in SURNAME:
+        de = -1  # `林之孝`: a surname and a given name holding 之, not a possessive
     if de >= 0 and 1 <= len(subj) - de - 1 <= 5:  # `穿红袄的丫鬟`, `贾赦之妻邢氏`, `宝玉的奶母李嬷嬷`
         subj = subj[de + 1:]
     if len(subj) >= 3 and subj[0] in "那这這" and subj[1] not in "些":

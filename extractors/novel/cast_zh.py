@@ -318,7 +318,8 @@ def _nominal(w: str, flag: str) -> bool:
 def _surname_name(subj: str, tags: list[tuple[str, str]]) -> bool:
     """A surname and one or two characters that jieba reads as one word, neither a common noun nor a
     verb, adverb or time word (`封肃` is an adjective to jieba)."""
-    return 2 <= len(subj) <= 3 and subj[0] in SURNAME and len(tags) == 1 and tags[0][1] in ("a", "nz", "x", "j", "l", "ng")
+    return 2 <= len(subj) <= 3 and subj[0] in SURNAME and len(tags) == 1 \
+        and tags[0][1] in ("a", "nz", "x", "j", "l", "ng", "i", "z")  # `王熙凤` is an idiom to jieba
 
 
 def is_group(surface: str) -> bool:

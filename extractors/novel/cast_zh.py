@@ -248,6 +248,8 @@ def bare_subject(clause: str) -> str | None:
     if _compound_name(subj):
         return subj  # `呼延灼道`: jieba may read the given name as a verb
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
+    if len(subj) == 2 and len(tags) == 2 and tags[0][1][:1] == "t" and pos_tags(subj + "道")[0] == (subj, "nr"):
+        return subj  # `春燕道`: a name to jieba in the clause, a season and a swallow alone
     if len(subj) == 1:  # `允曰`, `操大怒曰`: a one-character name, unless a function word (`故问`, `且说`)
         return subj if tags[0][1][:1] not in ("c", "d", "p", "u", "r", "m", "q", "f", "t", "s", "y", "e", "o") else None
     # a place phrase before the subject: `后院中有人`, `二门上小厮们`

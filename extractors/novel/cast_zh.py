@@ -165,7 +165,7 @@ def _subject_end(clause: str, k: int) -> int:
         while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) \
                 and not _PRED2.match(clause, k) and not _TRANSPARENT.match(clause, k):
             k += 1
-        if k in (1, 2) and len(clause) > k + 1 and _name_char(clause[k]) and not _PRED2.match(clause, k):
+        if k in (1, 2) and len(clause) > k + 1 and clause[k] in _NAME_FINAL and not _PRED2.match(clause, k):
             end = name_word_end(pos_tags(clause[:6]), k, _MANNER | _SPEECH, SURNAME)
             if end > k:
                 k = end
@@ -201,9 +201,22 @@ def _compound_name(w: str) -> bool:
     return has_compound_surname(w) and len(w) <= 4 and not (len(w) == 4 and w[2] in SURNAME)
 
 
-def _name_char(c: str) -> bool:
-    """Whether a predicate character may end a name jieba reads across the cut (see `_NAME_FINAL`)."""
-    return c in _NAME_FINAL
+def _whole_name(clause: str, subj: str, k: int) -> str | None:
+    """The subject clause[:k] (or a character more) when it is a whole name that the trimming by jieba's tags of
+    the subject alone would cut; else None."""
+    if k in (2, 3) and clause[k - 1] in _PRED and clause[k - 1] in _NAME_FINAL \
+            and name_word_end(pos_tags(clause[:6]), k - 1, _MANNER | _SPEECH, SURNAME) == k:
+        return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
+    if k == 1 and clause[0] in SURNAME and clause[1:2] in _NAME_FINAL and speaks_directly(clause, clause[:2]):
+        return clause[:2]  # `柴进道`, `史进道`: a surname alone never speaks; its name ends in `进`
+    if len(subj) == 2 and subj[0] in SURNAME and speaks_directly(clause, subj) and not is_word(subj):
+        return subj  # `时迁道`, `高俅道`: a surname and a character jieba knows no word of, then the speech verb
+    if _compound_name(subj):
+        return subj  # `呼延灼道`: jieba may read the given name as a verb
+    tags = pos_tags(subj)
+    if len(subj) == 2 and len(tags) == 2 and tags[0][1][:1] == "t" and pos_tags(subj + "道")[0] == (subj, "nr"):
+        return subj  # `春燕道`: a name to jieba before 道, a season and a swallow alone
+    return None
 
 
 def bare_subject(clause: str) -> str | None:
@@ -238,18 +251,10 @@ def bare_subject(clause: str) -> str | None:
         return subj
     if subj.endswith("家的"):
         return subj if len(subj) <= 5 else None
-    if k in (2, 3) and not det and clause[k - 1] in _PRED and _name_char(clause[k - 1]) \
-            and name_word_end(pos_tags(clause[:6]), k - 1, _MANNER | _SPEECH, SURNAME) == k:
-        return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
-    if k == 1 and clause[0] in SURNAME and _name_char(clause[1]) and speaks_directly(clause, clause[:2]):
-        return clause[:2]  # `柴进道`, `史进道`: a surname alone never speaks; its name ends in `进`
-    if len(subj) == 2 and subj[0] in SURNAME and speaks_directly(clause, subj) and not is_word(subj):
-        return subj  # `时迁道`, `高俅道`: a surname and a character jieba knows no word of, then the speech verb
-    if _compound_name(subj):
-        return subj  # `呼延灼道`: jieba may read the given name as a verb
+    whole = None if det else _whole_name(clause, subj, k)
+    if whole:
+        return whole
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)
-    if len(subj) == 2 and len(tags) == 2 and tags[0][1][:1] == "t" and pos_tags(subj + "道")[0] == (subj, "nr"):
-        return subj  # `春燕道`: a name to jieba in the clause, a season and a swallow alone
     if len(subj) == 1:  # `允曰`, `操大怒曰`: a one-character name, unless a function word (`故问`, `且说`)
         return subj if tags[0][1][:1] not in ("c", "d", "p", "u", "r", "m", "q", "f", "t", "s", "y", "e", "o") else None
     # a place phrase before the subject: `后院中有人`, `二门上小厮们`
@@ -440,7 +445,7 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
     Groups (`众人`) and pronouns are speakers but never cast members; frequent `我说` tags make a narrator
     member (`叙述者`, the narrator: the text gives `我` no name)."""
     subjects = tag_subjects(text)
-    speakers = Counter(s for s in subjects if not is_group(s) and s[0] not in "他她其我")
+    speakers = Counter(s for s in subjects if not is_group(s) and s[0] not in "他她其" and s != "我")
     out = []
     first = subjects.count("我")
     if first >= NARRATOR_TAGS and first >= NARRATOR_SHARE * len(re.findall(r"[“「]", text)):

@@ -50,8 +50,8 @@ from extractors.characters import slug
 
 from .zh_names import COMPOUND_SURNAMES
 from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
-                      bare_subject, is_group, is_word, person_like, plain_surname, pos_tags, post_tag_clause, speaks_directly, strip_opener,
-                      tag_clause)
+                      bare_subject, is_group, is_word, person_like, plain_surname, pos_tags, post_tag_clause,
+                      speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
 
 _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
@@ -153,14 +153,14 @@ class ZhMixin:
             known = self.__dict__["_zh_given"] = {m.group(1) for m in pat.finditer(self.text)}
         return c in known
 
-    _RECENT_CHARS = 400  # how far back a full name is looked for (a long paragraph; 240 and 600 checked on the 三国 sample)
+    _RECENT_CHARS = 400  # how far back a full name is looked for (a long paragraph; 240, 600 tried on the 三国 sample)
 
     def _zh_recent_full(self, p: int, c: str) -> str | None:
         """The full name ending in the one-character given name c written shortly before p, where exactly one
-        is (`乐进` for `进曰`, `夏侯惇` for `惇曰`; not when `何进` and `乐进` are both near)."""
+        is (`曹洪` for `洪曰`, `夏侯惇` for `惇曰`; not when `何进` and `乐进` are both near)."""
         window = self.text[max(0, p - self._RECENT_CHARS):p]
-        found = {m.group(0) for m in re.finditer("(?:" + "|".join(COMPOUND_SURNAMES) + "|[" + _SURNAMES + "])" + re.escape(c),
-                                                   window)}
+        pat = "(?:" + "|".join(COMPOUND_SURNAMES) + "|[" + _SURNAMES + "])" + re.escape(c)
+        found = {m.group(0) for m in re.finditer(pat, window)}
         found = {f for f in found if (f[:2] in COMPOUND_SURNAMES or plain_surname(f[0]))  # not `于帝`, `谢肃`
                  and (not is_word(f) or pos_tags(f)[0][1].startswith("nr"))}  # not `大进`, `连连`
         return next(iter(found)) if len(found) == 1 else None

@@ -268,14 +268,14 @@ def test_subjects_of_other_classical_novels():
     (a two-character surname, the given name jieba reads as a verb), `那怪道` (not the determiner `那` alone), and
     an office before a name is no surname (`司马潘隐` is 潘隐, `诸葛孔明` is 孔明, not `葛孔明`); a surname and a
     character jieba knows no word of, then the speech verb, is a name (`李傕曰`, `朱儁曰`, `高俅道`; not `方才道`); `林之孝道` is 林之孝 (a name holding 之, not `孝` of 林); `王熙凤道` is 王熙凤 (an idiom to jieba), `春燕笑道` 春燕
-    (a season and a swallow to jieba alone, not `燕`)."""
+    (a season and a swallow to jieba alone, not `燕`), `鲁肃责孔明曰` 鲁肃 (`责`, scolds, begins the predicate)."""
     from extractors.novel.cast_zh import bare_subject
 
     got = {c: bare_subject(c) for c in ("柴进道", "史进道", "呼延灼道", "那怪道", "司马潘隐谓进曰", "诸葛孔明曰",
-                                        "司徒王允曰", "那僧道", "李傕曰", "朱儁曰", "高俅道", "方才道", "林之孝道", "王熙凤道", "春燕笑道")}
+                                        "司徒王允曰", "那僧道", "李傕曰", "朱儁曰", "高俅道", "方才道", "林之孝道", "王熙凤道", "春燕笑道", "鲁肃责孔明曰")}
     assert got == {"柴进道": "柴进", "史进道": "史进", "呼延灼道": "呼延灼", "那怪道": "那怪", "司马潘隐谓进曰": "潘隐",
                    "诸葛孔明曰": "孔明", "司徒王允曰": "王允", "那僧道": "那僧", "李傕曰": "李傕", "朱儁曰": "朱儁",
-                   "高俅道": "高俅", "方才道": None, "林之孝道": "林之孝", "王熙凤道": "王熙凤", "春燕笑道": "春燕"}, got
+                   "高俅道": "高俅", "方才道": None, "林之孝道": "林之孝", "王熙凤道": "王熙凤", "春燕笑道": "春燕", "鲁肃责孔明曰": "鲁肃"}, got
 
 
 def test_manner_glued_to_a_name_and_the_one_asked_answers():

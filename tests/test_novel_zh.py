@@ -235,7 +235,7 @@ def test_names_the_predicate_characters_would_cut():
     leaves a whole name keeps it (`郑泰谏曰`, `贾母忙道`, `卓问肃曰`, `卓笑曰`, `袁术闻说`), a speech verb after a
     one-character name is no part of it (`郦答曰`), and an idiom after a name ends it (`宝琴红了脸，笑道`).
     The text ends right after a quotation: discovery read past its end there (IndexError) before."""
-    text = "\n\n".join(["湘云道：“你们又来了。”", "赵云曰：“某愿往。”", "法正曰：“不可。”", "何进笑曰：“此懦夫之见也！”",
+    text = "\n\n".join(["湘云道：“你们又来了。”", "赵云曰：“某愿往。”", "玄德见法正。法正曰：“不可。”", "何进笑曰：“此懦夫之见也！”",
                         "诸葛亮曰：“亮有一计。”", "司马懿曰：“此乃空城之计。”", "太史慈曰：“某愿出城。”", "慈曰：“老母命我来。”",
                         "令狐冲道：“师父请坐。”", "郑泰谏曰：“董卓乃豺狼也。”", "贾母忙道：“快请进来。”", "卓问肃曰：“其兆若何？”",
                         "卓笑曰：“诸公勿惊。”", "郦答曰：“不然。”", "宝琴红了脸，笑道：“老太太取笑了。”",
@@ -319,3 +319,18 @@ def test_first_person_narrator():
     mine = Character(id="xiaoming", name="小明", series="t", language="zh", narrator=True)
     assert _speakers(text, [mine]).count(("xiaoming", "我")) == 7
     assert not any(s for s, n in _speakers(text, []) if n == "我")
+
+
+def test_an_action_jieba_reads_as_a_name_is_no_member():
+    """`操扬鞭大呼曰`, `玄德勒马大叫曰`: jieba reads `扬鞭` (raises the whip) and `勒马` (reins in) as names, so
+    discovery made them members and the tags gave `操扬鞭`, `玄德勒马`. A speaker named only by two characters
+    that open with no surname is a member only when the text also has them as someone met or spoken to
+    (`见孔明`); the tags then give 曹操 and 玄德 (checked on 三国 chapters 36-60)."""
+    text = "\n\n".join(["曹操引军来到。操扬鞭大呼曰：“孟德在此！”", "玄德勒马大叫曰：“贤侄开门！”", "操扬鞭大笑曰：“吾计成矣！”",
+                        "玄德勒马问曰：“何人在此？”", "曹操曰：“吾来也。”", "操曰：“汝等且退。”", "玄德曰：“吾去也。”",
+                        "玄德曰：“且住。”", "玄德见孔明，孔明亦见玄德。孔明曰：“主公勿忧。”", "孔明曰：“亮有一计。”"])
+    cast = discover_cast(text, "zh")
+    names = {m.name for m in cast}
+    assert {"玄德", "孔明"} <= names and not {"扬鞭", "勒马", "操扬鞭", "玄德勒马"} & names, names
+    got = [s for s, _ in _speakers(text, [m.to_character("t", "zh") for m in cast])]
+    assert got[:4] == ["曹操", "玄德", "曹操", "玄德"], got

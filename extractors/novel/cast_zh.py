@@ -436,6 +436,19 @@ def _gender(text: str, forms: list[str]) -> str | None:
     return g if not rest or n > rest[0][1] else None
 
 
+# verbs and prepositions after which a person stands as the object (`见孔明`, `与云长`, `叫袭人`)
+_TOWARD = "见見与與和同对對问問谓謂告请請令使随隨叫唤喚教命遣拜"
+
+
+def _ever_addressed(text: str, forms: list[str]) -> bool:
+    """Whether a speaker the tags name only by two characters that open with no surname (`孔明`, `袭人`, but also
+    `扬鞭`, `勒马`: raises the whip, reins in, when jieba reads the action as a name) is ever the object of a verb
+    or preposition of meeting or speaking in the text, as people are and actions are not."""
+    if any(len(f) != 2 or f[0] in SURNAME or f[-1] in _PERSON_END or is_group(f) for f in forms):
+        return True
+    return any(re.search("[" + _TOWARD + "]" + re.escape(f), text) for f in forms)
+
+
 # a first-person narrator: at least this many `我说`-like tags, and this share of the quotations (as `said I` in English)
 NARRATOR_TAGS, NARRATOR_SHARE = 5, 0.02
 
@@ -452,7 +465,7 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
         out.append(CastMember(name="叙述者", speaks=first, narrator=True))
     for forms in _merge(text, speakers):
         speaks = sum(speakers.get(f, 0) for f in forms)
-        if speaks < min_speaks:
+        if speaks < min_speaks or not _ever_addressed(text, forms):
             continue
         forms = list(dict.fromkeys(forms + [_base(f) for f in forms if len(_base(f)) >= 2]))
         if max(len(f) for f in forms) < 2:

@@ -157,10 +157,11 @@ def _word_at(clause: str, k: int) -> tuple[int, str, str, str]:
     return pos, "", "x", prev
 
 
-def _subject_end(clause: str, k: int) -> int:
+def _subject_end(clause: str, k: int) -> tuple[int, bool]:
     """Where the predicate begins, from k on: the first predicate character, past a locative that jieba
     reads as one (`二门上小厮们回说`: `上` is no verb here) and past the end of a name jieba reads across
-    the cut (`湘云道`: `云` is no verb here)."""
+    the cut (`湘云道`: `云` is no verb here); and whether the subject ends with such a name."""
+    named = -1
     while True:
         while k < len(clause) and (clause[k] not in _PRED or clause[k:k + 2] in ("道人", "道士")) \
                 and not _PRED2.match(clause, k) and not _TRANSPARENT.match(clause, k):
@@ -168,14 +169,14 @@ def _subject_end(clause: str, k: int) -> int:
         if k in (1, 2) and len(clause) > k + 1 and clause[k] in _NAME_FINAL and not _PRED2.match(clause, k):
             end = name_word_end(pos_tags(clause[:6]), k, _MANNER | _SPEECH, SURNAME)
             if end > k:
-                k = end
+                k = named = end
                 continue
         if not (k + 1 < len(clause) and clause[k] in _LOCATIVE and clause[k + 1] not in _PRED):
-            return k
+            return k, k == named
         pos, w, f, prev = _word_at(clause, k)
         place = pos + len(w) == k + 1 and (f == "s" and pos < k or f == "f" and pos == k and prev[:1] in ("n", "s", "m"))
         if not place:
-            return k  # `呈上密书`: after a verb, `上` is its complement
+            return k, k == named  # `呈上密书`: after a verb, `上` is its complement
         k += 1
 
 
@@ -201,11 +202,10 @@ def _compound_name(w: str) -> bool:
     return has_compound_surname(w) and len(w) <= 4 and not (len(w) == 4 and w[2] in SURNAME)
 
 
-def _whole_name(clause: str, subj: str, k: int) -> str | None:
+def _whole_name(clause: str, subj: str, k: int, named: bool) -> str | None:
     """The subject clause[:k] (or a character more) when it is a whole name that the trimming by jieba's tags of
-    the subject alone would cut; else None."""
-    if k in (2, 3) and clause[k - 1] in _PRED and clause[k - 1] in _NAME_FINAL \
-            and name_word_end(pos_tags(clause[:6]), k - 1, _MANNER | _SPEECH, SURNAME) == k:
+    the subject alone would cut; else None. `named`: it ends with a name `_subject_end` read across the cut."""
+    if named:
         return subj  # `法正曰`, `湘云道`: a name holding a predicate character, as jieba reads the clause
     if k == 1 and clause[0] in SURNAME and clause[1:2] in _NAME_FINAL and speaks_directly(clause, clause[:2]):
         return clause[:2]  # `柴进道`, `史进道`: a surname alone never speaks; its name ends in `进`
@@ -227,14 +227,14 @@ def bare_subject(clause: str) -> str | None:
             or _PRED2.match(clause) or _SENT_OUT.match(clause):
         return None  # `笑道`, `高声叫道`, `使人来说`: no subject written (or the one sent speaks)
     det = _determined(clause)
-    k = det or _subject_end(clause, 3 if compound else 1)  # `令狐冲道`: the surname and one character at least
+    k, named = (det, False) if det else _subject_end(clause, 3 if compound else 1)  # `令狐冲道`: surname + 1 at least
     if not det and 3 <= k < len(clause) and clause[k] not in _SPEECH:  # `家人飞报`: jieba's word across the cut ends the subject
         pos, w, f, _ = _word_at(clause, k)
         if not pos and f in ("i", "l"):
             return None  # `仰天大笑曰`: an idiom opens the clause, no subject
         glued = f.startswith("nr") and all(c in _MANNER for c in w[k - pos:])  # `侍中杨琦密奏`: jieba's `杨琦密`
         if pos >= 2 and (f[:1] in ("n", "v") or f in ("i", "l")) and not glued:  # `宝琴红了脸`: an idiom ends it too
-            k = pos
+            k, named = pos, False
     subj = clause[:k]
     de = max(subj.rfind("的"), subj.rfind("之"))
     if de == 1 and subj[1] == "之" and subj[0] in SURNAME:
@@ -251,7 +251,7 @@ def bare_subject(clause: str) -> str | None:
         return subj
     if subj.endswith("家的"):
         return subj if len(subj) <= 5 else None
-    whole = None if det else _whole_name(clause, subj, k)
+    whole = None if det else _whole_name(clause, subj, k, named)
     if whole:
         return whole
     tags = pos_tags(subj)  # trim what jieba reads as no part of a noun phrase (`许多人乱`, `地下众人`)

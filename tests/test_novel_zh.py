@@ -334,3 +334,37 @@ def test_an_action_jieba_reads_as_a_name_is_no_member():
     assert {"玄德", "孔明"} <= names and not {"扬鞭", "勒马", "操扬鞭", "玄德勒马"} & names, names
     got = [s for s, _ in _speakers(text, [m.to_character("t", "zh") for m in cast])]
     assert got[:4] == ["曹操", "玄德", "曹操", "玄德"], got
+
+
+def test_three_character_names_holding_a_predicate_character():
+    """`马道婆道`, `王一贴笑道`, `冷子兴听了`: jieba reads a surname and two characters as one name, and the first
+    predicate character (`道`, `一`, `冷`) would cut it (before: `马`, `王`, nobody); a verb inside what jieba reads as
+    one name still ends the subject (`卓问肃曰`: 卓 asks 肃) and so does one that would end it (`袁术闻说`)."""
+    from extractors.novel.cast_zh import bare_subject
+
+    got = {c: bare_subject(c) for c in ("马道婆道", "王一贴笑道", "冷子兴听了", "卓问肃曰", "袁术闻说", "冷笑道")}
+    assert got == {"马道婆道": "马道婆", "王一贴笑道": "王一贴", "冷子兴听了": "冷子兴", "卓问肃曰": "卓",
+                   "袁术闻说": "袁术", "冷笑道": None}, got
+
+
+def test_names_jieba_does_not_read_are_members_when_addressed():
+    """`翠缕道` (a status word to jieba), `入画道` (a verb), `彩云道` (clouds, cut to `彩`): two characters before the
+    predicate that the text also writes as someone called or spoken to (`叫翠缕`, `问入画`, `和彩云`) are members,
+    and their tags theirs (before: nobody's); what speakers do is not (`孔明入帐`, `张飞入帐` then `入帐道`, as
+    the tag cut of `钟会入帐，曰`)."""
+    scene = ["湘云便叫翠缕来。翠缕道：“姑娘叫我？”", "翠缕笑道：“这是什么？”", "惜春因问入画。入画道：“是我哥哥的。”",
+             "入画忙道：“姑娘饶了我罢。”", "宝玉和彩云说话。彩云道：“你去罢。”", "彩云冷笑道：“我不管。”",
+             "孔明入帐。张飞入帐，众将皆请入帐。入帐道：“来了。”", "入帐道：“诸公请坐。”", "孔明道：“请坐。”", "张飞道：“好。”",
+             "孔明道：“是。”", "张飞道：“走。”"]
+    text = "\n\n".join(scene)
+    names = {m.name for m in discover_cast(text, "zh")}
+    assert {"翠缕", "入画", "彩云"} <= names and "入帐" not in names, names
+    got = _speakers(text, [m.to_character("t", "zh") for m in discover_cast(text, "zh")])
+    assert [s for s, _ in got[:6]] == ["翠缕", "翠缕", "入画", "入画", "彩云", "彩云"], got
+
+
+def test_a_one_character_alias_inside_a_word_is_no_second_speaker():
+    """`孔明大惊曰` with a member whose one-character form is `大` (杨大): `大惊` is one word, so 孔明 speaks, not the
+    pair `孔明大` (found on the whole 三国演义: about a hundred lines)."""
+    chars = [_char("孔明"), _char("杨大", "大")]
+    assert _speakers("孔明大惊曰：“不好！”\n", chars) == [("孔明", "孔明")]

@@ -219,9 +219,33 @@ def _whole_name(clause: str, subj: str, k: int, named: bool) -> str | None:
     return None
 
 
+def _surname_word(clause: str) -> str | None:
+    """The name jieba reads at the start of a clause when it opens with a surname and holds a character that
+    elsewhere begins a predicate (`冷子兴听了`, `马道婆道`, `王一贴笑道`): a person-name word of three characters (a
+    manner jieba glues to it dropped), then the predicate. Not when the name would end in a verb (`袁术闻说`), nor
+    two characters (jieba's names include `齐声`, in unison, and `云辞`, 云 declined)."""
+    if len(clause) < 3 or clause[0] not in SURNAME or not plain_surname(clause[0]):
+        return None
+    w, f = pos_tags(clause[:6])[0]
+    while len(w) > 2 and w[-1] in _MANNER | _SPEECH:
+        w = w[:-1]
+    if not f.startswith("nr") or len(w) != 3 or w[-1] in _MANNER | _SPEECH or len(w) >= len(clause):
+        return None
+    if w[-1] in _PRED and w[-1] not in _NAME_FINAL:
+        return None
+    inner = [c for c in w[1:-1] if c in _PRED]  # `马道婆`, `沙和尚`: a word for a person after the surname; `王一贴`
+    if inner and inner != ["一"] and not (len(pos_tags(w[1:])) == 1 and pos_tags(w[1:])[0][1][:1] == "n"):
+        return None  # `卓问肃曰`: 卓 asks 肃
+    rest = clause[len(w):]
+    return w if rest[0] in _PRED or _PRED2.match(rest) else None
+
+
 def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
+    name = _surname_word(clause)
+    if name and any(c in _PRED for c in name):
+        return name  # the first predicate character would cut this name
     compound = has_compound_surname(clause)
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") and not compound \
             or _PRED2.match(clause) or _SENT_OUT.match(clause):
@@ -337,9 +361,23 @@ def is_group(surface: str) -> bool:
 _POEM = re.compile(r"诗|詩|词|詞|赞|讚|歌|^(?:书|書)(?!童|生|吏|办|辦)")
 
 
-def tag_subjects(text: str) -> list[str]:
+def unread_name(clause: str) -> str | None:
+    """Two characters that open a clause right before its predicate where jieba reads no name (`翠缕道`: a status
+    word to it, `入画道`: a verb, `彩云道`: clouds, cut to `彩`), or None. Verbs open clauses as well (`微笑道`,
+    `抬头道`): discovery keeps such a form only where the text also writes it as someone met or spoken to."""
+    if len(clause) < 3 or not re.match(r"[\u4e00-\u9fff]{2}", clause) or clause[0] in _PRED or clause[0] in "他她我你其那这這此人":
+        return None
+    if clause[1] in (_PRED | _MANNER) - _NAME_FINAL or _PRED2.match(clause, 1) or _TRANSPARENT.match(clause):
+        return None
+    if not (clause[2] in _PRED or _PRED2.match(clause, 2)) or is_group(clause[:2]) or _OPENER.match(clause):
+        return None
+    return clause[:2] if all(f[:1] not in "dcpurmqtfsyeo" for _, f in pos_tags(clause[:2])) else None
+
+
+def tag_subjects(text: str, unread: list[str] | None = None) -> list[str]:
     """The bare subject of every speech tag right before a quotation mark in the text (or right after one);
-    of the pronouns only `我`, the first-person narrator."""
+    of the pronouns only `我`, the first-person narrator. Where the subject is none or one character, the two
+    characters `unread_name` finds there go to `unread`."""
     out = []
     for m in re.finditer(r"[：:，,]?\s*[“「\"]", text):
         e = m.start()
@@ -350,6 +388,8 @@ def tag_subjects(text: str) -> list[str]:
         subj = bare_subject(text[cs:e])
         if subj and (subj not in PRONOUNS or subj == "我"):
             out.append(subj)
+        if unread is not None and (not subj or len(subj) == 1) and unread_name(text[cs:e]):
+            unread.append(text[cs:cs + 2])
     for m in re.finditer(r"[”」\"]", text):  # `“……”王建国问道。`
         e = post_tag_clause(text, m.end(), m.end() + 20)
         subj = bare_subject(text[strip_opener(text, m.end(), e):e]) if e else None
@@ -446,7 +486,22 @@ def _ever_addressed(text: str, forms: list[str]) -> bool:
     or preposition of meeting or speaking in the text, as people are and actions are not."""
     if any(len(f) != 2 or f[0] in SURNAME or f[-1] in _PERSON_END or is_group(f) for f in forms):
         return True
-    return any(re.search("[" + _TOWARD + "]" + re.escape(f), text) for f in forms)
+    return any(_addressed(text, f) for f in forms)
+
+
+def _addressed(text: str, form: str) -> bool:
+    return re.search("[" + _TOWARD + "]" + re.escape(form), text) is not None
+
+
+ACTS_SHARE = 0.25  # `入帐`: 35 of its 75 places right after a speaker (`孔明入帐`); `探马` 6 of 28, `审配` 3 of 45
+
+
+def _acts(text: str, form: str, speakers: Counter) -> bool:
+    """Whether a form is what speakers do rather than someone: at least `ACTS_SHARE` of its places follow a
+    speaker's name (`孔明入帐`, `钟会入帐`)."""
+    at = [m.start() for m in re.finditer(re.escape(form), text)]
+    after = sum(any(text[max(0, k - n):k] in speakers for n in (1, 2, 3)) for k in at)
+    return after >= ACTS_SHARE * len(at)
 
 
 # a first-person narrator: at least this many `我说`-like tags, and this share of the quotations (as `said I` in English)
@@ -457,8 +512,12 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
     """Speakers named by at least `min_speaks` speech tags, forms merged, most talkative first.
     Groups (`众人`) and pronouns are speakers but never cast members; frequent `我说` tags make a narrator
     member (`叙述者`, the narrator: the text gives `我` no name)."""
-    subjects = tag_subjects(text)
+    unread: list[str] = []
+    subjects = tag_subjects(text, unread)
     speakers = Counter(s for s in subjects if not is_group(s) and s[0] not in "他她其" and s != "我")
+    for f, n in Counter(unread).items():  # `翠缕道`: a name jieba does not read, when the text addresses it
+        if n >= min_speaks and f not in speakers and _addressed(text, f) and not _acts(text, f, speakers):
+            speakers[f] = n
     out = []
     first = subjects.count("我")
     if first >= NARRATOR_TAGS and first >= NARRATOR_SHARE * len(re.findall(r"[“「]", text)):

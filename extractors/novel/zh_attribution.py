@@ -180,6 +180,8 @@ class ZhMixin:
             ms = ms[1:]  # `飞身下马`, `策马便行`: a one-character name that is part of a word here
         if ms and ms[0].start == p:  # a cast member opens the clause: its subject, unless possessive
             m = max((m for m in ms if m.start == p), key=lambda m: m.end - m.start)
+            # a one-character form inside a word is no second speaker (`孔明大惊`: not 孔明 and a `大`)
+            ms = [n for n in ms if n.end - n.start > 1 or not (_PRED2.match(t, n.start) or is_word(t[n.start:n.start + 2]))]
             if _place_after(t, m.end, end):
                 return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
             if m.end < end and t[m.end] not in "的之家等们們" and any(n.start == m.end for n in ms):

@@ -219,6 +219,9 @@ def _whole_name(clause: str, subj: str, k: int, named: bool) -> str | None:
     return None
 
 
+_WIFE = re.compile(r"([\u4e00-\u9fff]{2})家的(?=[" + "".join(sorted(_PRED)) + "])")
+
+
 def _surname_word(clause: str) -> str | None:
     """The name jieba reads at the start of a clause when it opens with a surname and holds a character that
     elsewhere begins a predicate (`冷子兴听了`, `马道婆道`, `王一贴笑道`): a person-name word of three characters (a
@@ -246,6 +249,9 @@ def bare_subject(clause: str) -> str | None:
     name = _surname_word(clause)
     if name and any(c in _PRED for c in name):
         return name  # the first predicate character would cut this name
+    wife = _WIFE.match(clause)
+    if wife and clause[0] in _PRED and not any(c in _MANNER for c in wife.group(1)) and not is_word(wife.group(1)):
+        return wife.group(0)  # `来旺家的道`: the wife of 来旺, not a clause that opens with `来`
     compound = has_compound_surname(clause)
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") and not compound \
             or _PRED2.match(clause) or _SENT_OUT.match(clause):

@@ -370,3 +370,16 @@ def test_a_one_character_alias_inside_a_word_is_no_second_speaker():
     pair `孔明大` (found on the whole 三国演义: about a hundred lines)."""
     chars = [_char("孔明"), _char("杨大", "大")]
     assert _speakers("孔明大惊曰：“不好！”\n", chars) == [("孔明", "孔明")]
+
+
+def test_a_one_character_form_joins_the_full_name_written_near_it():
+    """`布曰` is 吕布's when 吕布 was written shortly before (or `姓周，名瑜` for 瑜), but `大呼曰` far from any `杨大` is not
+    杨大's, nor `爽曰` 荀爽's when 荀爽 spoke chapters before (the whole 三国演义: `大` gave 杨大 85 lines, and
+    荀爽, 苗泽, 董衡 took 曹爽's, 阚泽's and 祢衡's)."""
+    from extractors.novel.cast_zh import _near_full
+
+    filler = "。" + "天下大势，分久必合，合久必分" * 50 + "。"
+    assert _near_full("吕布来见。布曰：“吾来也。”", "布", "吕布")
+    assert _near_full("江舒城人，姓周，名瑜，字公瑾。瑜曰：“某愿往。”", "瑜", "周瑜")
+    assert not _near_full("杨大道：“走罢。”" + filler + "，大呼曰：“杀！”" + filler + "，大恸曰：“天亡我也！”", "大", "杨大")
+    assert not _near_full("荀爽曰：“可。”" + filler + "曹爽至。" + filler + "。爽曰：“何人？”", "爽", "荀爽")

@@ -42,6 +42,7 @@ SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
 # where the predicate of a clause begins (after at least one subject character)
 _PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩乘慌告奏谏諫禀稟报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
             "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜密责責")
+_PRED_CHARS = "".join(sorted(_PRED))
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
                     r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|"
@@ -454,7 +455,7 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
         owners = [g for g in groups if (2 <= len(g) <= 3 and g[0] in SURNAME or len(g) == 3 and has_compound_surname(g))
                   and g.endswith(b) and not is_group(g)]  # `慈` for `太史慈` too
         forms = groups.pop(b)
-        if len(owners) == 1:
+        if len(owners) == 1 and _near_full(text, b, owners[0]):
             groups[owners[0]].extend(forms)
     bases = [b for b in groups if len(b) == 2]
     for b in list(groups):  # `凤姐` with the one given name ending in `凤`
@@ -463,6 +464,18 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
             if len(owners) == 1:
                 groups[owners[0]].extend(groups.pop(b))
     return list(groups.values())
+
+
+NEAR_CHARS, NEAR_SHARE = 600, 0.5
+
+
+def _near_full(text: str, given: str, full: str) -> bool:
+    """Whether a one-character form that opens clauses before a predicate (`布曰`, `大呼曰`) stands mostly within
+    `NEAR_CHARS` after the full name it would be part of: `布` after `吕布` (a person named in full, then by his given
+    name), not `大` after a `杨大`, nor `爽` after `荀爽` when it is `曹爽` who speaks chapters later."""
+    at = [m.start() + 1 for m in re.finditer(r"[，。．！？；：”」\s]" + re.escape(given) + "(?=[" + _PRED_CHARS + "])", text)]
+    intro = re.compile(re.escape(full) + "|姓" + re.escape(full[:-1]) + "[，,]?名" + re.escape(given))  # `姓周，名瑜`
+    return not at or sum(bool(intro.search(text, max(0, k - NEAR_CHARS), k)) for k in at) >= NEAR_SHARE * len(at)
 
 
 def _gender(text: str, forms: list[str]) -> str | None:

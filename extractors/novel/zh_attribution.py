@@ -176,8 +176,8 @@ class ZhMixin:
         ms = self.index.mentions(t, p, end)
         if ms and ms[0].start == p + 1 and t[p] in "那这這":
             p += 1  # `那仙姑`
-        if ms and ms[0].start == p and ms[0].end - p == 1 and p + 2 <= end and is_word(t[p:p + 2]):
-            ms = ms[1:]  # `飞身下马`, `策马便行`: a one-character name that is part of a word here
+        if ms and ms[0].start == p and ms[0].end - p == 1 and p + 2 <= end and (is_word(t[p:p + 2]) or _PRED2.match(t, p, end)):
+            ms = ms[1:]  # `飞身下马`, `策马便行`, `大呼曰`: a one-character name that is part of a word here
         if ms and ms[0].start == p:  # a cast member opens the clause: its subject, unless possessive
             m = max((m for m in ms if m.start == p), key=lambda m: m.end - m.start)
             # a one-character form inside a word is no second speaker (`孔明大惊`: not 孔明 and a `大`)

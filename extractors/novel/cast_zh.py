@@ -440,13 +440,28 @@ def _full_names(text: str, given: str) -> Counter:
     return out if len(out) == 1 else Counter()  # `何太后`, `董太后`: two people, no merge
 
 
+def _glued(form: str, name: str, speakers: Counter) -> bool:
+    """Whether a subject form is another, much more frequent one and a verb or noun jieba read into it (`孔明止之曰`:
+    `孔明止`; `孔明变色曰`), not a name of its own (`王夫人`, `孔明妻`: a title or a person after it)."""
+    tail = form[len(name):]
+    n_form = sum(v for k, v in speakers.items() if _base(k) == form)
+    n_name = sum(v for k, v in speakers.items() if _base(k) == name)
+    if n_name < 3 * n_form or tail[0] in _PERSON_END or title_or_kin(form) or _FEMALE.search(form) or _MALE.search(form):
+        return False
+    return all(not f.startswith("nr") for _, f in pos_tags(tail))
+
+
 def _merge(text: str, speakers: Counter) -> list[list[str]]:
     """Groups of forms that name one person."""
     groups: dict[str, list[str]] = {}
     for f, _ in speakers.most_common():
         groups.setdefault(_base(f), []).append(f)
+    for f in sorted(groups, key=len, reverse=True):  # `孔明止`, `鲁肃入`, `孔明变色`: a name and what jieba glued to it
+        g = next((g for g in (f[:-1], f[:-2]) if len(g) >= 2 and g in groups and g != f), None)
+        if len(f) >= 3 and g and _glued(f, g, speakers):
+            groups.pop(f)  # no member of its own: the tags name the member `g` (as the name index reads them)
     for b in list(groups):  # a two-character given name and its full name
-        if len(b) == 2 and b in groups:
+        if len(b) == 2 and b in groups and not plain_surname(b[0]):  # not `封贾诩`, `宣孔明` (enfeoffs, summons)
             full = [f for f, n in _full_names(text, b).items() if n >= 2]
             for f in full:
                 groups[b].append(f)

@@ -10,9 +10,14 @@ Rules (no word list of any one book):
   begins (adverbs, speech and motion verbs; not at a locative inside a place phrase, `二门上小厮们`;
   after a determiner, where jieba's noun ends, `那原告道`), at most five characters, not a pronoun,
   place or time word (jieba's part-of-speech tags check the last), not a group (`众人`, `二人`, `X们`, `X等`);
+- a name the first predicate character would cut is whole where jieba reads it so (`马道婆道`, `冷子兴听了`);
+  two characters before the predicate that jieba reads as no name (`翠缕道`, `入画道`) are a speaker only
+  where the text also addresses them (`叫翠缕`) and they do not mostly follow a speaker (`孔明入帐`);
 - forms merge: `X儿` with `X`, `X家的` with `X家`, a determiner form `那X` with `X`, a given name
-  with the full name the text writes with a surname (`宝玉`/`贾宝玉`), and `Y姐`/`Y哥` with the one
-  given name ending in Y (`凤姐`/`熙凤`);
+  with the full name the text writes with a surname (`宝玉`/`贾宝玉`; not a form that opens with a
+  surname itself: `宣孔明`), a one-character given name with the full name it mostly stands near (`布`
+  after `吕布`), and `Y姐`/`Y哥` with the one given name ending in Y (`凤姐`/`熙凤`); a much more
+  talkative name with a verb jieba glued to it (`孔明止之曰`) is no member of its own;
 - gender from titles and kin words in the names (`夫人`, `姑娘`, `姐` / `老爷`, `兄`), and from 她/他
   right after the name when the text uses both pronouns.
 """
@@ -220,7 +225,7 @@ def _whole_name(clause: str, subj: str, k: int, named: bool) -> str | None:
     return None
 
 
-_WIFE = re.compile(r"([\u4e00-\u9fff]{2})家的(?=[" + "".join(sorted(_PRED)) + "])")
+_WIFE = re.compile(r"([\u4e00-\u9fff]{2})家的(?=[" + _PRED_CHARS + "])")
 
 
 def _surname_word(clause: str) -> str | None:
@@ -524,6 +529,7 @@ def _ever_addressed(text: str, forms: list[str]) -> bool:
 
 
 def _addressed(text: str, form: str) -> bool:
+    """Whether the text writes the form right after a verb or preposition of meeting or speaking (`叫翠缕`)."""
     return re.search("[" + _TOWARD + "]" + re.escape(form), text) is not None
 
 

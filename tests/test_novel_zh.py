@@ -339,14 +339,14 @@ def test_an_action_jieba_reads_as_a_name_is_no_member():
 def test_three_character_names_holding_a_predicate_character():
     """`马道婆道`, `王一贴笑道`, `冷子兴听了`: jieba reads a surname and two characters as one name, and the first
     predicate character (`道`, `一`, `冷`) would cut it (before: `马`, `王`, nobody); `来旺家的` is the wife of 来旺
-    though `来` opens predicates (before: nobody); a verb inside what jieba reads as
+    though `来` opens predicates (before: nobody); `内书云` (the letter inside reads) has no speaker; a verb inside what jieba reads as
     one name still ends the subject (`卓问肃曰`: 卓 asks 肃) and so does one that would end it (`袁术闻说`)."""
     from extractors.novel.cast_zh import bare_subject
 
     got = {c: bare_subject(c) for c in ("马道婆道", "王一贴笑道", "冷子兴听了", "卓问肃曰", "袁术闻说", "冷笑道",
-                                        "来旺家的笑道", "回家的道")}
+                                        "来旺家的笑道", "回家的道", "内书云")}
     assert got == {"马道婆道": "马道婆", "王一贴笑道": "王一贴", "冷子兴听了": "冷子兴", "卓问肃曰": "卓",
-                   "袁术闻说": "袁术", "冷笑道": None, "来旺家的笑道": "来旺家的", "回家的道": None}, got
+                   "袁术闻说": "袁术", "冷笑道": None, "来旺家的笑道": "来旺家的", "回家的道": None, "内书云": None}, got
 
 
 def test_names_jieba_does_not_read_are_members_when_addressed():

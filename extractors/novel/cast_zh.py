@@ -523,8 +523,8 @@ def _ever_addressed(text: str, forms: list[str]) -> bool:
     """Whether a speaker the tags name only by two characters that open with no surname (`孔明`, `袭人`, but also
     `扬鞭`, `勒马`: raises the whip, reins in, when jieba reads the action as a name) is ever the object of a verb
     or preposition of meeting or speaking in the text, as people are and actions are not."""
-    if any(len(f) != 2 or f[0] in SURNAME or f[-1] in _PERSON_END or is_group(f) for f in forms):
-        return True
+    if any(len(f) != 2 or plain_surname(f[0]) or f[-1] in _PERSON_END or is_group(f) for f in forms):
+        return True  # (`仰天`, looks up to heaven: `仰` is a surname, but a verb on its own)
     return any(_addressed(text, f) for f in forms)
 
 

@@ -293,13 +293,18 @@ def test_manner_glued_to_a_name_and_the_one_asked_answers():
 def test_one_character_given_name_of_the_full_name_just_written():
     """`…乃曹洪也。洪曰`: a one-character subject no cast member holds is the given name of the one full name the
     text wrote just before (曹洪; 皇甫嵩 with a two-character surname), never a verb and its object (`谢肃曰` is
-    "thanked 肃") or a preposition (`于帝`); two such names near (何进, 乐进) leave it to nobody."""
+    "thanked 肃") or a preposition (`于帝`); two such names near (何进, 乐进) leave it to nobody. In an earlier clause of
+    the tag's sentence (`术闻有玉玺，取而视之，大喜曰`) only a full name jieba reads as a name counts."""
     text = "\n\n".join(["操视之，乃曹洪也。洪曰：“公急上马！”", "玄德见皇甫嵩、朱儁，具道卢植之意。嵩曰：“张梁势穷力乏。”",
                         "布见了此马，大喜，谢肃曰：“兄赐此龙驹。”肃曰：“某为义气而来。”",
                         "何进与乐进同来。进曰：“不可。”", "众官请命于帝。帝曰：“朕知之矣。”"])
     got = [(s, n) for s, n in _speakers(text, [])]
     assert got[:2] == [("曹洪", "洪"), ("皇甫嵩", "嵩")], got
     assert got[3][0] != "谢肃" and got[4] == (None, None) and got[5][0] != "于帝", got
+    # in an earlier clause too, when jieba knows the full name as a name (before: nobody): not `山有` (the hill has)
+    text = "\n\n".join(["袁术在南阳。术闻有玉玺，取而视之，大喜曰：“吾得之矣！”", "前面一山有伏兵。有见之，大叫曰：“快走！”"])
+    got = [(s, n) for s, n in _speakers(text, [])]
+    assert got == [("袁术", "术"), (None, None)], got
 
 
 def test_first_person_narrator():

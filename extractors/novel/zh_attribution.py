@@ -217,12 +217,15 @@ class ZhMixin:
             if verb_clause and core in _PERSON_END and speaks_directly(t[p:end], core) \
                     and pos_tags(t[p:min(end, p + 4)])[0] in ((core, "n"), (core, "ng")) and not self._zh_name_char(core):
                 return "other", Attribution(slug(core), None, "explicit-verb", None, core)  # `妻曰`, `吏答曰`
-            full = self._zh_recent_full(p, core) if verb_clause and speaks_directly(t[p:end], core) else None
-            if full:  # `…撞着乐进。进曰`: the given name of the one full name just written
+            direct = verb_clause and speaks_directly(t[p:end], core)
+            full = self._zh_recent_full(p, core) if direct or self._zh_name_char(core) else None
+            if full and not direct and not pos_tags(full)[0] == (full, "nr"):
+                full = None  # in an earlier clause only a name jieba knows as one (`曹操…操闻之`, not `山有`: the hill has)
+            if full:  # `…撞着乐进。进曰`, `…曹操…。操闻之，大怒曰`: the given name of the one full name just written
                 cid = self._zh_lookup(full)
                 return ("cast", Attribution(cid, None, "explicit-verb", None, core)) if cid else \
                     ("other", Attribution(slug(full), None, "explicit-verb", None, core))
-            return None if verb_clause and speaks_directly(t[p:end], core) else "skip"
+            return None if direct else "skip"
         if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):
             return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back
         return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)

@@ -404,3 +404,12 @@ def test_a_verb_jieba_glues_to_a_name_makes_no_member():
     assert {"孔明", "鲁肃"} <= names and not {"孔明止", "鲁肃入", "宣孔明"} & names, names
     got = _speakers(text, [m.to_character("t", "zh") for m in cast])
     assert [s for s, _ in got[7:9]] == ["孔明", "鲁肃"], got
+
+
+def test_two_members_written_together_speak_together_only_when_the_tag_says_so():
+    """`尤氏秦氏都说道`: both speak; without `都`/`齐`/`同` the second is no co-speaker: `谋士贾诩曰` is 贾诩 (a title member,
+    then the name), `玄德聚众将问曰` is 玄德 (`聚众`, gathers the generals, a junk member), `玄德徐徐曰` 玄德 (slowly)
+    (before: the pairs `谋士贾诩`, `玄德聚众`, `玄德徐徐` as speakers, found on the whole 三国演义)."""
+    chars = [_char(c) for c in ("尤氏", "秦氏", "谋士", "贾诩", "玄德", "聚众", "徐徐")]
+    text = "\n\n".join(["尤氏秦氏都说道：“好。”", "谋士贾诩曰：“不可。”", "玄德聚众将问曰：“谁敢去？”", "玄德徐徐曰：“且住。”"])
+    assert [s for s, _ in _speakers(text, chars)] == ["尤氏秦氏", "贾诩", "玄德", "玄德"]

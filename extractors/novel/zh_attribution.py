@@ -104,6 +104,7 @@ _ALL = re.compile(r"都|皆|齐|齊|俱")
 # `问左右，答曰`: a reply whose subject is not written, after someone asks: the one asked answers
 _REPLY_TAG = re.compile(r"(?:答|对|對|应|應|回)(?:曰|道|说|說)?$")
 _ASKS = re.compile(r"问|問|询|詢")  # opening the clause right before the reply (`问左右，答曰`)
+_TOGETHER = re.compile(r"都|皆|齐|齊|俱|同|共")  # two names then this: both speak (`尤氏秦氏都说道`)
 _SOUND = re.compile(r"(?:笑|喊|叫|哭|人|呼|嚷)(?:声|聲)")
 _HEAR = re.compile(r"(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽|闻|聞)(?!了|说|說|知|言)")
 
@@ -139,6 +140,15 @@ def _place_after(t: str, k: int, end: int) -> bool:
         return False
     w, f = words[1]
     return f[:1] in ("n", "m") or f[:1] == "v" and "出" in t[k + 2:k + 4]
+
+
+def _title_then_name(first: str, second: str) -> bool:
+    """Two cast forms written together that are a title and a name (`谋士贾诩`, `侍中杨琦`, `长史张昭`): the first no
+    name of a surname and given name to jieba, the second two or three characters opening with a surname."""
+    title = not pos_tags(first)[0][1].startswith("nr") or not plain_surname(first[0])
+    if second[0] == second[1:2]:
+        return False  # `玄德徐徐曰`: a doubled character is a manner (slowly), whatever jieba tags it
+    return title and (pos_tags(second)[0] == (second, "nr") or 2 <= len(second) <= 3 and second[0] in _SURNAMES)
 
 
 class ZhMixin:
@@ -184,11 +194,15 @@ class ZhMixin:
             ms = [n for n in ms if n.end - n.start > 1 or not (_PRED2.match(t, n.start) or is_word(t[n.start:n.start + 2]))]
             if _place_after(t, m.end, end):
                 return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
-            if m.end < end and t[m.end] not in "的之家等们們" and any(n.start == m.end for n in ms):
+            nxt = max((n for n in ms if n.start == m.end), key=lambda n: n.end, default=None) \
+                if m.end < end and t[m.end] not in "的之家等们們" else None
+            if nxt and _TOGETHER.search(t, m.end, end):
                 last = m.end  # `尤氏秦氏都说道`: two people speak together
                 while any(n.start == last for n in ms):
                     last = max(n.end for n in ms if n.start == last)
                 return "names", Attribution(slug(t[p:last]), None, "explicit-verb", None, t[p:last])
+            if nxt and _title_then_name(m.surface, nxt.surface):
+                m = nxt  # `谋士贾诩曰`, `侍中杨琦曰`: a title the cast holds, then the name (not `玄德聚众将问曰`)
             if m.end == end or t[m.end] not in "的之家等们們":
                 return "cast", Attribution(m.cid, None, "explicit-verb", None, m.surface)
         if t[p] in _PRED or _PRED2.match(t, p, end) or _TRANSPARENT.match(t, p, end):

@@ -413,3 +413,21 @@ def test_two_members_written_together_speak_together_only_when_the_tag_says_so()
     chars = [_char(c) for c in ("尤氏", "秦氏", "谋士", "贾诩", "玄德", "聚众", "徐徐")]
     text = "\n\n".join(["尤氏秦氏都说道：“好。”", "谋士贾诩曰：“不可。”", "玄德聚众将问曰：“谁敢去？”", "玄德徐徐曰：“且住。”"])
     assert [s for s, _ in _speakers(text, chars)] == ["尤氏秦氏", "贾诩", "玄德", "玄德"]
+
+
+def test_titles_attendants_and_a_one_character_form_of_another_person():
+    """`副将翟元曰`, `大将军曰`, `贾先生道`: `将`, `先` inside a word for a person do not end the subject (before: `副`,
+    `大`, `贾`); `左右曰` are the attendants (a locative to jieba; before: the walk went back to whoever asked);
+    `随后一人厉声言曰` is someone (before: `随后`, then); `部将李堪曰` with a member `部将` is 李堪; and `肃曰` right after
+    `李肃` (a name the text writes at least three times) is 李肃's even where the cast holds `肃` for 鲁肃 (found on the
+    whole 三国演义)."""
+    from extractors.novel.cast_zh import bare_subject, strip_opener
+
+    clauses = ("副将翟元曰", "大将军曰", "贾先生道", "左右曰", "随后一人厉声言曰")
+    got = {c: bare_subject(c[strip_opener(c, 0, len(c)):]) for c in clauses}
+    assert got == {"副将翟元曰": "翟元", "大将军曰": "大将军", "贾先生道": "贾先生", "左右曰": "左右",
+                   "随后一人厉声言曰": "人"}, got
+    text = "\n\n".join(["策怪问何故，左右曰：“有于神仙者。”", "部将李堪曰：“不如割地请和。”",
+                        "李肃来见。卓问李肃，观其人，乃虎贲中郎将李肃也。肃曰：“某有一计。”"])
+    got = [s for s, _ in _speakers(text, [_char("孙策", "策"), _char("部将"), _char("鲁肃", "肃")])]
+    assert got == ["左右", "李堪", "李肃"], got

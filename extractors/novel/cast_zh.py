@@ -54,7 +54,7 @@ _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)
                     r"[\u4e00-\u9fff][声聲](?=[叫说說道问問喊嚷笑骂罵答应應])")  # `尖声叫道`: a voice is a manner
 # clause openers that are not subjects
 _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
-                     r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
+                     r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|随后|隨後|随即|隨即|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
 _LOCATIVE = set("上中里裡内內")
 _SPEECH = set("道说說曰云问問答叹嘆谓謂言奏谏諫禀稟谕諭")
 # adverbs and manners between a subject and its speech verb (`急曰`, `大怒曰`, `冷笑道`)
@@ -64,7 +64,7 @@ _COUNT = re.compile(r"有?(?:一个|一個|一位|一名|几个|幾個|两个|�
 PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我": None, "你": None, "其": None}
 # body parts and inner speech: a clause like `口内说` takes its subject from the clause before
 _TRANSPARENT = re.compile(r"(?:满面|滿面|满脸|滿臉|口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
-_GROUP = re.compile(r"^(?:众|眾|大家|二人|两人|兩人|三人|几|幾|诸|諸|那些|这些|這些|许多|許多|有人|人$)|们$|們$|等$|诗$|詩$")
+_GROUP = re.compile(r"^(?:众|眾|大家|二人|两人|兩人|三人|几|幾|诸|諸|那些|这些|這些|许多|許多|有人|人$|左右$)|们$|們$|等$|诗$|詩$")
 _SURNAMES = ("赵趙钱錢孙孫李周吴吳郑鄭王冯馮陈陳褚卫衛蒋蔣沈韩韓杨楊朱秦尤许許何吕呂施张張孔曹严嚴华華金魏陶姜谢謝邹鄒"
                "喻柏水窦竇章云雲苏蘇潘葛范彭郎鲁魯韦韋昌马馬苗凤鳳花方俞任袁柳鲍鮑史唐费費薛雷贺賀倪汤湯滕殷罗羅毕畢郝"
                "安常乐樂于傅齐齊康伍余元顾顧孟黄黃穆萧蕭尹姚邵汪祁毛狄米贝貝明臧计計成戴宋庞龐熊纪紀舒屈项項祝董梁杜"
@@ -177,6 +177,11 @@ def _subject_end(clause: str, k: int) -> tuple[int, bool]:
             if end > k:
                 k = named = end
                 continue
+        if 0 < k < len(clause) - 1:  # `副将翟元曰`, `贾先生道`, `大将军曰`: `将`, `先` inside a word for a person
+            pos, w, f, _ = _word_at(clause, k)
+            if len(w) >= 2 and w[-1] in _PERSON_END and f.startswith("n") and pos + len(w) < len(clause):
+                k = pos + len(w)
+                continue
         if not (k + 1 < len(clause) and clause[k] in _LOCATIVE and clause[k + 1] not in _PRED):
             return k, k == named
         pos, w, f, prev = _word_at(clause, k)
@@ -255,6 +260,8 @@ def bare_subject(clause: str) -> str | None:
     name = _surname_word(clause)
     if name and any(c in _PRED for c in name):
         return name  # the first predicate character would cut this name
+    if clause.startswith("左右") and (clause[2:3] in _PRED or _PRED2.match(clause, 2)):
+        return "左右"  # `左右曰`, `左右报曰`: the attendants (a locative to jieba)
     wife = _WIFE.match(clause)
     if wife and clause[0] in _PRED and not any(c in _MANNER for c in wife.group(1)) and not is_word(wife.group(1)):
         return wife.group(0)  # `来旺家的道`: the wife of 来旺, not a clause that opens with `来`
@@ -475,7 +482,8 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
         owners = [g for g in groups if (2 <= len(g) <= 3 and g[0] in SURNAME or len(g) == 3 and has_compound_surname(g))
                   and g.endswith(b) and not is_group(g)]  # `慈` for `太史慈` too
         forms = groups.pop(b)
-        if len(owners) == 1 and _near_full(text, b, owners[0]):
+        owners = [g for g in owners if _near_full(text, b, g)]  # `布` near `吕布`, not near `张布`
+        if len(owners) == 1:
             groups[owners[0]].extend(forms)
     bases = [b for b in groups if len(b) == 2]
     for b in list(groups):  # `凤姐` with the one given name ending in `凤`

@@ -203,6 +203,17 @@ class ZhMixin:
                 return "names", Attribution(slug(t[p:last]), None, "explicit-verb", None, t[p:last])
             if nxt and _title_then_name(m.surface, nxt.surface):
                 m = nxt  # `谋士贾诩曰`, `侍中杨琦曰`: a title the cast holds, then the name (not `玄德聚众将问曰`)
+            elif not nxt and m.end < end:
+                name = bare_subject(t[m.end:end])
+                if name and pos_tags(m.surface) == [(m.surface, "n")] and plain_surname(name[0]) \
+                        and pos_tags(name)[0] == (name, "nr"):  # a common noun (a title) the cast holds, then a name
+                    return "other", Attribution(slug(name), None, "explicit-verb", None, name)  # `部将李堪曰`
+            if m.end - m.start == 1 and (m.end == end or t[m.end] not in "的之家等们們"):
+                full = self._zh_recent_full(p, m.surface)  # `…金祎…祎曰`: not 费祎, whose `祎` the cast holds
+                cid = self._zh_lookup(full) if full and m.surface != "公" and t.count(full) >= 3 else m.cid  # (`曹公`: a title)
+                if cid != m.cid:
+                    return ("cast", Attribution(cid, None, "explicit-verb", None, m.surface)) if cid else \
+                        ("other", Attribution(slug(full), None, "explicit-verb", None, m.surface))
             if m.end == end or t[m.end] not in "的之家等们們":
                 return "cast", Attribution(m.cid, None, "explicit-verb", None, m.surface)
         if t[p] in _PRED or _PRED2.match(t, p, end) or _TRANSPARENT.match(t, p, end):

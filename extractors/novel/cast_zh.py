@@ -254,17 +254,26 @@ def _surname_word(clause: str) -> str | None:
     return w if rest[0] in _PRED or _PRED2.match(rest) else None
 
 
+def _uncut_subject(clause: str) -> str | None:
+    """A subject that cutting at the first predicate character would break: a three-character name holding one
+    (`马道婆道`), the attendants (`左右曰`: a locative to jieba), `X家的` after a predicate character (`来旺家的道`)."""
+    name = _surname_word(clause)
+    if name and any(c in _PRED for c in name):
+        return name
+    if clause.startswith("左右") and (clause[2:3] in _PRED or _PRED2.match(clause, 2)):
+        return "左右"
+    wife = _WIFE.match(clause)
+    if wife and clause[0] in _PRED and not any(c in _MANNER for c in wife.group(1)) and not is_word(wife.group(1)):
+        return wife.group(0)  # the wife of 来旺, not a clause that opens with `来`
+    return None
+
+
 def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
-    name = _surname_word(clause)
-    if name and any(c in _PRED for c in name):
-        return name  # the first predicate character would cut this name
-    if clause.startswith("左右") and (clause[2:3] in _PRED or _PRED2.match(clause, 2)):
-        return "左右"  # `左右曰`, `左右报曰`: the attendants (a locative to jieba)
-    wife = _WIFE.match(clause)
-    if wife and clause[0] in _PRED and not any(c in _MANNER for c in wife.group(1)) and not is_word(wife.group(1)):
-        return wife.group(0)  # `来旺家的道`: the wife of 来旺, not a clause that opens with `来`
+    whole = _uncut_subject(clause)
+    if whole:
+        return whole
     compound = has_compound_surname(clause)
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") and not compound \
             or _PRED2.match(clause) or _SENT_OUT.match(clause):

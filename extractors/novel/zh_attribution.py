@@ -175,6 +175,41 @@ class ZhMixin:
                  and (not is_word(f) or pos_tags(f)[0][1].startswith("nr"))}  # not `大进`, `连连`
         return next(iter(found)) if len(found) == 1 else None
 
+    def _zh_member_subject(self, p: int, end: int, ms: list) -> tuple[str, Attribution] | str | None:
+        """The subject of a clause that opens with a cast member's form (mentions `ms`, the first at p): that member;
+        two members written together when the tag says both speak (`尤氏秦氏都说道`); the name after a title member
+        (`谋士贾诩曰`, `部将李堪曰`); for a one-character form, the other person whose full name was just written
+        (`李肃…肃曰`); "noun" when a place opens the clause; None when the form is a possessive (`宝玉的`)."""
+        t = self.text
+        m = max((m for m in ms if m.start == p), key=lambda m: m.end - m.start)
+        # a one-character form inside a word is no second speaker (`孔明大惊`: not 孔明 and a `大`)
+        ms = [n for n in ms if n.end - n.start > 1 or not (_PRED2.match(t, n.start) or is_word(t[n.start:n.start + 2]))]
+        if _place_after(t, m.end, end):
+            return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
+        nxt = max((n for n in ms if n.start == m.end), key=lambda n: n.end, default=None) \
+            if m.end < end and t[m.end] not in "的之家等们們" else None
+        if nxt and _TOGETHER.search(t, m.end, end):
+            last = m.end  # `尤氏秦氏都说道`: two people speak together
+            while any(n.start == last for n in ms):
+                last = max(n.end for n in ms if n.start == last)
+            return "names", Attribution(slug(t[p:last]), None, "explicit-verb", None, t[p:last])
+        if nxt and _title_then_name(m.surface, nxt.surface):
+            m = nxt  # `谋士贾诩曰`, `侍中杨琦曰`: a title the cast holds, then the name (not `玄德聚众将问曰`)
+        elif not nxt and m.end < end:
+            name = bare_subject(t[m.end:end])
+            if name and pos_tags(m.surface) == [(m.surface, "n")] and plain_surname(name[0]) \
+                    and pos_tags(name)[0] == (name, "nr"):  # a common noun (a title) the cast holds, then a name
+                return "other", Attribution(slug(name), None, "explicit-verb", None, name)  # `部将李堪曰`
+        if m.end - m.start == 1 and (m.end == end or t[m.end] not in "的之家等们們"):
+            full = self._zh_recent_full(p, m.surface)  # `…金祎…祎曰`: not 费祎, whose `祎` the cast holds
+            cid = self._zh_lookup(full) if full and m.surface != "公" and t.count(full) >= 3 else m.cid  # (`曹公`: a title)
+            if cid != m.cid:
+                return ("cast", Attribution(cid, None, "explicit-verb", None, m.surface)) if cid else \
+                    ("other", Attribution(slug(full), None, "explicit-verb", None, m.surface))
+        if m.end == end or t[m.end] not in "的之家等们們":
+            return "cast", Attribution(m.cid, None, "explicit-verb", None, m.surface)
+        return None
+
     def _zh_subject(self, p: int, end: int, verb_clause: bool = False) -> tuple[str, Attribution] | str | None:
         """The subject opening text[p:end]: (kind, Attribution) with kind cast / other / kin / names /
         pronoun; "none" when the clause opens with its predicate, "skip" when it opens with no subject,
@@ -189,33 +224,9 @@ class ZhMixin:
         if ms and ms[0].start == p and ms[0].end - p == 1 and p + 2 <= end and (is_word(t[p:p + 2]) or _PRED2.match(t, p, end)):
             ms = ms[1:]  # `飞身下马`, `策马便行`, `大呼曰`: a one-character name that is part of a word here
         if ms and ms[0].start == p:  # a cast member opens the clause: its subject, unless possessive
-            m = max((m for m in ms if m.start == p), key=lambda m: m.end - m.start)
-            # a one-character form inside a word is no second speaker (`孔明大惊`: not 孔明 and a `大`)
-            ms = [n for n in ms if n.end - n.start > 1 or not (_PRED2.match(t, n.start) or is_word(t[n.start:n.start + 2]))]
-            if _place_after(t, m.end, end):
-                return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
-            nxt = max((n for n in ms if n.start == m.end), key=lambda n: n.end, default=None) \
-                if m.end < end and t[m.end] not in "的之家等们們" else None
-            if nxt and _TOGETHER.search(t, m.end, end):
-                last = m.end  # `尤氏秦氏都说道`: two people speak together
-                while any(n.start == last for n in ms):
-                    last = max(n.end for n in ms if n.start == last)
-                return "names", Attribution(slug(t[p:last]), None, "explicit-verb", None, t[p:last])
-            if nxt and _title_then_name(m.surface, nxt.surface):
-                m = nxt  # `谋士贾诩曰`, `侍中杨琦曰`: a title the cast holds, then the name (not `玄德聚众将问曰`)
-            elif not nxt and m.end < end:
-                name = bare_subject(t[m.end:end])
-                if name and pos_tags(m.surface) == [(m.surface, "n")] and plain_surname(name[0]) \
-                        and pos_tags(name)[0] == (name, "nr"):  # a common noun (a title) the cast holds, then a name
-                    return "other", Attribution(slug(name), None, "explicit-verb", None, name)  # `部将李堪曰`
-            if m.end - m.start == 1 and (m.end == end or t[m.end] not in "的之家等们們"):
-                full = self._zh_recent_full(p, m.surface)  # `…金祎…祎曰`: not 费祎, whose `祎` the cast holds
-                cid = self._zh_lookup(full) if full and m.surface != "公" and t.count(full) >= 3 else m.cid  # (`曹公`: a title)
-                if cid != m.cid:
-                    return ("cast", Attribution(cid, None, "explicit-verb", None, m.surface)) if cid else \
-                        ("other", Attribution(slug(full), None, "explicit-verb", None, m.surface))
-            if m.end == end or t[m.end] not in "的之家等们們":
-                return "cast", Attribution(m.cid, None, "explicit-verb", None, m.surface)
+            got = self._zh_member_subject(p, end, ms)
+            if got is not None:
+                return got
         if t[p] in _PRED or _PRED2.match(t, p, end) or _TRANSPARENT.match(t, p, end):
             return "none"
         subj = bare_subject(t[p:end])

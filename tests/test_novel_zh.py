@@ -396,14 +396,15 @@ def test_a_verb_jieba_glues_to_a_name_makes_no_member():
     """`孔明止之曰`, `鲁肃入见曰`: jieba reads `孔明止`, `鲁肃入` as names; next to a much more talkative 孔明 they are no
     members of their own and their tags are 孔明's and 鲁肃's; `宣孔明入` (summons 孔明) is no full name of 孔明
     (before: members `孔明止`, `鲁肃入`, and 孔明 named `宣孔明` on the whole 三国演义)."""
-    scene = ["孔明曰：“亮自有计。”"] * 4 + ["鲁肃曰：“公瑾之意如何？”"] * 3 + [
-        "孔明止之曰：“不可。”", "鲁肃入见曰：“事急矣。”", "玄德宣孔明入。", "主公宣孔明入，孔明曰：“主公勿忧。”"]
+    scene = ["孔明曰：“亮自有计。”"] * 6 + ["鲁肃曰：“公瑾之意如何？”"] * 6 + [
+        "孔明止之曰：“不可。”", "鲁肃入见曰：“事急矣。”", "孔明止之曰：“且慢。”", "鲁肃入见曰：“大事去矣。”",
+        "玄德大喜，宣孔明入。", "主公闻之，宣孔明入，孔明曰：“主公勿忧。”"]
     text = "\n\n".join(scene)
     cast = discover_cast(text, "zh")
     names = {m.name for m in cast}
     assert {"孔明", "鲁肃"} <= names and not {"孔明止", "鲁肃入", "宣孔明"} & names, names
     got = _speakers(text, [m.to_character("t", "zh") for m in cast])
-    assert [s for s, _ in got[7:9]] == ["孔明", "鲁肃"], got
+    assert [s for s, _ in got[12:16]] == ["孔明", "鲁肃", "孔明", "鲁肃"], got
 
 
 def test_two_members_written_together_speak_together_only_when_the_tag_says_so():

@@ -104,7 +104,7 @@ _ALL = re.compile(r"都|皆|齐|齊|俱")
 # `问左右，答曰`: a reply whose subject is not written, after someone asks: the one asked answers
 _REPLY_TAG = re.compile(r"(?:答|对|對|应|應|回)(?:曰|道|说|說)?$")
 _ASKS = re.compile(r"问|問|询|詢")  # opening the clause right before the reply (`问左右，答曰`)
-_TOGETHER = re.compile(r"都|皆|齐|齊|俱|同|共")  # two names then this: both speak (`尤氏秦氏都说道`)
+_TOGETHER = re.compile(_ALL.pattern + r"|同|共")  # two names then this: both speak (`尤氏秦氏都说道`)
 _SOUND = re.compile(r"(?:笑|喊|叫|哭|人|呼|嚷)(?:声|聲)")
 _HEAR = re.compile(r"(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽|闻|聞)(?!了|说|說|知|言)")
 

@@ -148,6 +148,31 @@ def test_honglou_cues(honglou):
         assert h["accuracy"] >= 0.92 and h["precision"] >= 0.985
 
 
+
+def test_honglou_cues_in_traditional_characters(honglou, tmp_path):
+    """红楼梦 1-8 as a traditional edition writes it (OpenCC s2t, phrases and characters): the rules read a simplified
+    copy (`zh_script`), and the names come back as the text writes them. Measured: accuracy 0.937, coverage 0.941,
+    precision 0.996, as in simplified characters (0.918 / 0.937 / 0.980 when jieba read the traditional text)."""
+    from opencc import OpenCC
+
+    spec = importlib.util.spec_from_file_location("novel_zh_bench", REPO / "benchmarks" / "novel_zh.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    s2t = OpenCC("s2t").convert
+    path = tmp_path / "hongloumeng_trad.txt"
+    path.write_text(s2t(read_novel(honglou / "hongloumeng_1-8.txt")), encoding="utf-8")
+    labels = [dict(d, context=s2t(d["context"]), speaker=s2t(d["speaker"]) if d["speaker"] else None)
+              for d in bench.load_labels(honglou / "label_honglou_1-8.txt")]
+    text = read_novel(path)
+    cast = discover_cast(text, "zh")
+    forms = [{m.name, *m.aliases} for m in cast[:12]]
+    assert any("寶玉" in f for f in forms) and any({"鳳姐", "熙鳳"} <= f for f in forms)
+    lines = extract_novel(path, "hlm", [m.to_character("hlm", "zh") for m in cast], language="zh", text=text)
+    named = [ln for ln in lines if ln.speaker]
+    assert all(ln.name in text for ln in named)  # as the text writes it: 鳳姐, not 凤姐
+    r = bench.score(text, labels, lines, cast)
+    assert r["accuracy"] >= 0.93 and r["precision"] >= 0.99
+
 def test_determiner_and_noun_subject():
     text = "知府升堂审案。那原告道：“小人冤枉。”那和尚托在手中，笑道：“你看。”\n"
     res = _speakers(text, [_char("知府")])

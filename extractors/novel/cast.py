@@ -10,6 +10,7 @@ on the discovered cast.
 from __future__ import annotations
 
 from .cast_member import CastMember
+from .zh_script import simplified_view
 
 
 def discover_cast(text: str, language: str, top: int | None = None, by_lines: bool = True) -> list[CastMember]:
@@ -20,7 +21,11 @@ def discover_cast(text: str, language: str, top: int | None = None, by_lines: bo
         from .cast_zh import discover_zh as find
     else:
         from .cast_en import discover_en as find
-    cast = find(text)
+    view = simplified_view(text) if language == "zh" else None  # traditional: found in a simplified copy
+    cast = find(view.text if view else text)
+    if view:
+        for m in cast:
+            m.name, m.aliases = view.back(m.name), [view.back(a) for a in m.aliases]
     cast.sort(key=lambda m: (-m.speaks, -m.count, m.name))
     if by_lines:
         from .cast_rank import rank_by_lines

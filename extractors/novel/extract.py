@@ -23,6 +23,7 @@ from .attribution import Attribution, Attributor
 from .chapters import split_chapters, split_paragraphs
 from .names import NameIndex
 from .quotes import Quote, detect_style, find_quotes, uncovered
+from .zh_script import simplified_view
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +68,15 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
                     continue
             paras.append((s, e))
             para_ch.append(ci)
+    view = simplified_view(text) if language == "zh" else None  # traditional: the rules read a simplified copy
+    if view:
+        text, characters = view.text, [view.character(c) for c in characters]
     index = NameIndex(characters, language)
     quotes = find_quotes(text, paras, detect_style(text), index.gender_of)
     attrs = Attributor(text, paras, quotes, index, language, min_confidence, para_ch).run() if quotes else []
+    if view:
+        for a in attrs:
+            a.surface = view.back(a.surface)
     return chapters, paras, para_ch, quotes, attrs
 
 

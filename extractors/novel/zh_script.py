@@ -1,0 +1,73 @@
+"""Traditional Chinese read through a simplified copy: the Chinese rules (jieba's person names, the tag
+verbs) see `說道`/`賈寶玉` as `说道`/`贾宝玉`, and what they find is written back as the text writes it.
+
+The copy is made character by character with OpenCC's traditional-to-simplified table
+(opencc-python-reimplemented), a character that would become more than one kept as it is, so every
+offset of the copy is an offset of the original. A text is read as traditional when at least
+TRADITIONAL_SHARE of its Chinese characters change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from extractors.characters import Character
+
+TRADITIONAL_SHARE = 0.03  # simplified text: under 0.001 (红楼梦 1-8: 9 of 54,000); traditional: about 0.2
+_SAMPLE = 200_000
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+def _table(chars: set[str]) -> dict[int, str]:
+    cc = _converter()
+    out = {}
+    for ch in chars:
+        if "\u4e00" <= ch <= "\u9fff":
+            s = cc.convert(ch)
+            if len(s) == 1 and s != ch:
+                out[ord(ch)] = s
+    return out
+
+
+class SimplifiedView:
+    """The simplified copy of a traditional text, and the way back for names found in it."""
+
+    def __init__(self, text: str, table: dict[int, str]):
+        self.original = text
+        self.text = text.translate(table)
+        self._table = table
+        self._seen: dict[str, str] = {}
+
+    def simplify(self, s: str) -> str:
+        return s.translate(self._table) if s else s
+
+    def back(self, s: str) -> str:
+        """A name as the text writes it (`贾宝玉` -> `賈寶玉`): the original where the copy first has it."""
+        if s and s not in self._seen:
+            i = self.text.find(s)
+            self._seen[s] = self.original[i:i + len(s)] if i >= 0 else s
+        return self._seen.get(s, s)
+
+    def character(self, c: Character) -> Character:
+        """`c` with its names as the copy writes them (same id: what is attributed to it is theirs)."""
+        return replace(c, name=self.simplify(c.name), aliases=[self.simplify(a) for a in c.aliases])
+
+
+def simplified_view(text: str) -> SimplifiedView | None:
+    """The simplified copy of `text` when it is traditional Chinese, else None."""
+    sample = text[:_SAMPLE]
+    cjk = [ch for ch in sample if "\u4e00" <= ch <= "\u9fff"]
+    if not cjk:
+        return None
+    table = _table(set(cjk))
+    changed = sum(1 for ch in cjk if ord(ch) in table)
+    if changed < TRADITIONAL_SHARE * len(cjk):
+        return None
+    return SimplifiedView(text, table if len(text) <= _SAMPLE else _table(set(text)))

@@ -1,6 +1,6 @@
 """The less common forms of an explicit speech tag (issue 15): each names its speaker, and each keeps its own rule so
 calibration measures it (`said the unsympathetic Marilla`, `was Marilla's comment`, `Archer heard Lefferts say`,
-`It was Poirot who spoke`, `"…?" Archer echoed`, `the gentleman in the white waistcoat`), plus the paragraphs of a
+`It was Poirot who spoke`, `"…?" Archer smirked`, `the gentleman in the white waistcoat`), plus the paragraphs of a
 hard-wrapped text with long speeches."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def spoken(tmp_path, text, chars):
 
 def test_adjective_before_a_name_and_a_name_after_a_question(tmp_path):
     text = ('"Unromantic fiddlesticks!" said the unsympathetic Marilla.\n\n'
-            '"All round?" Archer echoed with a touch of derision.\n\n'
+            '"All round?" Archer smirked with a touch of derision.\n\n'
             '"Signorina!" said the man to Anne.\n')
     got = tagged(tmp_path, text, [MARILLA, ARCHER, ANNE])
     assert got[0] == ("marilla", "verb-adj-name")
@@ -157,7 +157,7 @@ HASTINGS = Character(id="hastings", name="Captain Hastings", series="t", aliases
 
 
 def test_title_with_surname_and_a_bare_adjective(tmp_path):
-    text = ('"White or brown?" queried Miss Harris patiently.\n\n'
+    text = ('"White or brown?" stipulated Miss Harris patiently.\n\n'
             '"Oh, certainly--just as you say," stammered unhappy Matthew.\n\n'
             '"It is late," said to Matthew the clock.\n')
     got = tagged(tmp_path, text, [HARRIS, MATTHEW])
@@ -396,3 +396,15 @@ def test_the_one_heard_speaks_not_the_hearer(tmp_path):
     assert not (got["ears"][1] or "").startswith("pre-name-verb"), got
     assert got["night"][0] == "beebe", got
     assert got["give"][1].startswith("pre-noun-verb") and got["give"][0] != "charles", got
+
+
+def test_less_common_speech_verbs_carry_the_pronoun_s_gender(tmp_path):
+    """`she announced`, `he ejaculated`, `she remonstrated`: speech tags like `she said`, so the line goes to nobody of
+    the other gender (before, with the verb unknown, turn-taking gave Anne's second line to Archer at 0.88). On the
+    twelve PDNC dev novels these verbs add 34 right lines and 10 wrong at the default hold, and remove 11 right and 5 wrong."""
+    for verb in ("announced", "echoed", "admitted", "remonstrated", "queried", "ejaculated"):
+        text = f'"Hello," said Archer.\n\n"Good day," said Anne.\n\n"I want to go," she {verb}.\n'
+        got = tagged(tmp_path, text, [ANNE, ARCHER])
+        assert got[2][0] != "archer" and got[2][1].startswith("pronoun"), (verb, got)
+        text = f'"Hello," said Anne.\n\n"Good day," said Archer.\n\n"I want to go," he {verb}.\n'
+        assert tagged(tmp_path, text, [ANNE, ARCHER])[2][0] != "anne", verb

@@ -17,7 +17,7 @@ import math
 
 from .speaker_style import STRONG
 
-# A rare variant of a name tag (`said the unsympathetic Marilla`, `"…?" Archer echoed`) is fitted as its
+# A rare variant of a name tag (`said the unsympathetic Marilla`, `"…?" Archer smirked`) is fitted as its
 # measured hits shrunk towards its family's precision, FAMILY_WEIGHT pseudo-observations strong, not towards 1/2.
 RULE_FAMILY: dict[str, str] = {
     "verb-adj-name": "verb-name", "name-xverb-q": "name-xverb", "heard-name-say": "name-verb",

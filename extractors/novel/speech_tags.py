@@ -23,7 +23,11 @@ VERBS_EN = (
     "mused|nodded|ordered|prompted|quoth|responded|retorted|scolded|shouted|smiled|stormed|told|urged|"
     "wailed|went\\s+on\\s+saying|whimpered|wept|cautioned|commanded|confessed|corrected|interposed|"
     "exclaiming|crying|replying|answering|returning|adding|continuing|observing|thinking|muttering|"
-    "whispering|repeating|calling|shouting|screaming|remarking|asking|inquiring|enquiring|said\\s+to\\s+(?:him|her|it)self"
+    "whispering|repeating|calling|shouting|screaming|remarking|asking|inquiring|enquiring|said\\s+to\\s+(?:him|her|it)self|"
+    "announced|echoed|admitted|ejaculated|remonstrated|expostulated|assented|acquiesced|queried|questioned|mumbled|"
+    "conceded|thundered|implored|entreated|besought|hazarded|quavered|confided|blurted(?:\\s+out)?|stated|commented|"
+    "objected|interjected|volunteered|drawled|snorted|whined|bellowed|stuttered|spluttered|sputtered|vociferated|"
+    "chimed\\s+in|cut\\s+in|snarled|grunted|scoffed|jeered|mocked|teased|countered|acknowledged|affirmed"
 )
 _V = r"(?:" + VERBS_EN + r")\b"
 _ADV = r"(?:\s+(?:[\w-]+ly|again|then|now|at\s+last|at\s+length|at\s+once|aloud|out|only|still|too|also|quickly|soon|instantly))*"

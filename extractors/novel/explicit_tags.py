@@ -97,7 +97,7 @@ class TagMixin(RoleMixin):
         a = self._other_verb_tag(s, e) or self._reply_noun_tag(s, e) or self._voice_post_tag(s, e)
         if a:
             return a
-        pm = _PRON_BEFORE_VERB.match(t, s, e)
+        pm = _PRON_BEFORE_VERB.match(t, s, e) or self._pronoun_other_verb(s, e)
         if pm:
             return Attribution(want_gender=PRON_GENDER.get(pm.group(1).lower()), pron_tag=True, surface=pm.group(1),
                                rule="pronoun-verb", verb=pm.group(0), addressees=self._addressees(pm.end(), e))
@@ -106,6 +106,13 @@ class TagMixin(RoleMixin):
             return Attribution(want_gender=NOUN_GENDER[npm.group(1)], pron_tag=True, surface=npm.group(0),
                                rule="noun-verb", verb=npm.group(0), addressees=self._addressees(npm.end(), e))
         return None
+
+    _PRON_OTHER_VERB = re.compile(_LEAD + r"(he|she)\s+(?:[a-z]+ly\s+)?[a-z]+ed\b")
+
+    def _pronoun_other_verb(self, s: int, e: int):
+        """`"…," she smirked`: after a quotation that ends with a comma, `he`/`she` and a verb not in the list is its
+        tag, as `"…," Anne scoffed` is (`_other_verb_tag`)."""
+        return self._PRON_OTHER_VERB.match(self.text, s, e) if "," in self.text[max(0, s - 3):s] else None
 
     _OTHER_VERB = re.compile(_LEAD + r"(?:and\s+)?([a-z]+ed)" + _ADV + r"\s+")
 

@@ -107,11 +107,11 @@ class TagMixin(RoleMixin):
                                rule="noun-verb", verb=npm.group(0), addressees=self._addressees(npm.end(), e))
         return None
 
-    _PRON_OTHER_VERB = re.compile(_LEAD + r"(he|she)\s+(?:[a-z]+ly\s+)?[a-z]+ed\b")
+    _PRON_OTHER_VERB = re.compile(_LEAD + r"(he|she|I)\s+(?:[a-z]+ly\s+)?[a-z]+ed\b")
 
     def _pronoun_other_verb(self, s: int, e: int):
-        """`"…," she smirked`: after a quotation that ends with a comma, `he`/`she` and a verb not in the list is its
-        tag, as `"…," Anne scoffed` is (`_other_verb_tag`)."""
+        """`"…," she smirked`: after a quotation that ends with a comma, `he`/`she`/`I` and a verb not in the list is
+        its tag, as `"…," Anne scoffed` is (`_other_verb_tag`)."""
         return self._PRON_OTHER_VERB.match(self.text, s, e) if "," in self.text[max(0, s - 3):s] else None
 
     _OTHER_VERB = re.compile(_LEAD + r"(?:and\s+)?([a-z]+ed)" + _ADV + r"\s+")

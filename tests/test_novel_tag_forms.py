@@ -413,7 +413,7 @@ def test_less_common_speech_verbs_carry_the_pronoun_s_gender(tmp_path):
 def test_a_pronoun_and_any_verb_after_a_comma_ended_quote_is_its_tag(tmp_path):
     """`"…," she smirked`: as `"…," Anne scoffed` is a name tag, a pronoun and a verb not in the list after a quotation
     that ends with a comma is a pronoun tag, with its gender (before: turn-taking gave the line to Archer). On the PDNC
-    dev novels: 16 more right lines at the default hold (6 of them `"…," I hazarded` in Styles), 1 fewer, none wrong."""
+    dev novels: 16 more right lines at the default hold (6 of them the narrator's `"…," I …ed` in Styles), 1 fewer, none wrong."""
     text = '"Hello," said Archer.\n\n"Good day," said Anne.\n\n"I want to go," she smirked.\n'
     got = tagged(tmp_path, text, [ANNE, ARCHER])
     assert got[2][0] != "archer" and got[2][1].startswith("pronoun-verb")

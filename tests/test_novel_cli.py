@@ -181,6 +181,30 @@ def test_chinese_characters_configured_by_full_name_match_the_names_the_text_use
     assert {ln.name for ln in dia if ln.speaker == "xifeng"} <= {"凤姐", "熙凤", "凤姐儿", "王熙凤"}
 
 
+
+def test_chinese_characters_configured_in_the_other_script(tmp_path, honglou):
+    """The same two characters configured in simplified characters (贾宝玉, 王熙凤) for a traditional edition (红楼梦 1-8
+    through OpenCC s2t): each name is taken in the script the text uses, so they get the lines they get in the
+    simplified text, under the names the text writes (寶玉, 鳳姐). Before: 王熙凤 was a stranger to the 王熙鳳 found in
+    the text, who took her 37 lines as someone else's (0 for her)."""
+    from opencc import OpenCC
+
+    from extractors.novel.extract import read_novel
+
+    root = tmp_path / "proj"
+    (root / "configs" / "characters").mkdir(parents=True)
+    for cid, name in (("baoyu", "贾宝玉"), ("xifeng", "王熙凤")):
+        assert run(root, "add-character", cid, "--name", name, "--series", "hlm").returncode == 0
+    src = tmp_path / "hongloumeng_trad.txt"
+    src.write_text(OpenCC("s2t").convert(read_novel(honglou / "hongloumeng_1-8.txt")), encoding="utf-8")
+    out = tmp_path / "hlm.jsonl"
+    p = run(root, "extract", "novel", str(src), "--work", "hlm", "-o", str(out), "--language", "zh")
+    assert p.returncode == 0, p.stderr
+    dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
+    assert sum(ln.speaker == "baoyu" for ln in dia) >= 60 and {ln.name for ln in dia if ln.speaker == "baoyu"} == {"寶玉"}
+    assert sum(ln.speaker == "xifeng" for ln in dia) >= 33
+    assert {ln.name for ln in dia if ln.speaker == "xifeng"} <= {"鳳姐", "熙鳳", "鳳姐兒", "王熙鳳"}
+
 def test_one_configured_character_gets_only_her_own_words(tmp_path, pdnc):
     """A user names only Elizabeth for Pride and Prejudice. The others who speak in it are found and attributed
     too (`cast_others`), so Mr. Darcy's or Jane's words are not given to her: their lines carry a `name` and no

@@ -39,6 +39,7 @@ from extractors.characters import Character
 from .cast_en_scan import title_class
 from .cast_member import CastMember
 from .names import NameIndex, name_tokens
+from .zh_script import written_forms
 
 
 def complete_cast(configured: list[Character], text: str, language: str, work: str
@@ -48,6 +49,8 @@ def complete_cast(configured: list[Character], text: str, language: str, work: s
     them (ids never clash)."""
     from .cast import discover_cast
 
+    if language == "zh":  # `贾宝玉` configured for a traditional text is its `賈寶玉`
+        configured = written_forms(configured, text)
     cast = discover_cast(text, language, by_lines=False)
     configured, _, resolve = _complete_names(configured, cast, language)
     configured = _mark_narrator(configured, cast, resolve)

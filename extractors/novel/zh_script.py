@@ -9,6 +9,8 @@ TRADITIONAL_SHARE of its Chinese characters change.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 
@@ -49,11 +51,16 @@ class SimplifiedView:
         return s.translate(self._table) if s else s
 
     def back(self, s: str) -> str:
-        """A name as the text writes it (`贾宝玉` -> `賈寶玉`): the original where the copy first has it."""
+        """A name as the text writes it (`贾宝玉` -> `賈寶玉`): the original where the copy first has it, else each
+        character in the form the text uses most for it (`贾宝玉` where the text writes only `寶玉`)."""
         if s and s not in self._seen:
             i = self.text.find(s)
-            self._seen[s] = self.original[i:i + len(s)] if i >= 0 else s
+            self._seen[s] = self.original[i:i + len(s)] if i >= 0 else "".join(map(self._char_back, s))
         return self._seen.get(s, s)
+
+    def _char_back(self, ch: str) -> str:
+        at = [m.start() for m, _ in zip(re.finditer(re.escape(ch), self.text), range(200))]
+        return Counter(self.original[i] for i in at).most_common(1)[0][0] if at else ch
 
     def character(self, c: Character) -> Character:
         """`c` with its names as the copy writes them (same id: what is attributed to it is theirs)."""
@@ -71,3 +78,18 @@ def simplified_view(text: str) -> SimplifiedView | None:
     if changed < TRADITIONAL_SHARE * len(cjk):
         return None
     return SimplifiedView(text, table if len(text) <= _SAMPLE else _table(set(text)))
+
+
+def written_forms(chars: list[Character], text: str) -> list[Character]:
+    """Configured characters with each name in the script the text uses: `贾宝玉`/`王熙凤` configured for a traditional
+    text are `賈寶玉`/`王熙鳳`, and `賈寶玉` for a simplified one is `贾宝玉` (a name the text writes as configured stays)."""
+    view = simplified_view(text)
+    table = _table({ch for c in chars for n in (c.name, *c.aliases) for ch in n})
+
+    def form(name: str) -> str:
+        if not name or name in text:
+            return name
+        s = name.translate(table)
+        return view.back(s) if view else s
+    return [replace(c, name=form(c.name), aliases=[form(a) for a in c.aliases]) for c in chars]
+

@@ -18,6 +18,7 @@ from extractors.novel.cast import CastMember, discover_cast
 from extractors.novel.cast_others import configured_matches
 from extractors.novel.extractor import configured_for
 from extractors.novel.extract import detect_language, read_novel
+from extractors.novel.zh_script import written_forms
 
 from ..cli_app import characters_app, one_line_errors
 from ..paths import Project
@@ -84,6 +85,7 @@ def discover(
     if not cast:
         raise InputError("no speaking characters found (no quotations with speech tags such as 'said Anne')", novel)
     mine = configured_for(load_characters(Project.current().configs), work or novel.stem, novel)
+    mine = written_forms(mine, text) if lang == "zh" else mine
     matched = configured_matches(mine, cast, lang) if mine else None
     typer.echo(_table(cast, matched))
     if json_out is not None:

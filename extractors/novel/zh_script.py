@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from extractors.characters import Character
 
-TRADITIONAL_SHARE = 0.03  # simplified text: under 0.001 (红楼梦 1-8: 9 of 54,000); traditional: about 0.2
+TRADITIONAL_SHARE = 0.03  # 红楼梦 1-8: 1 of 48,208 characters changes; in traditional characters 13,526 (0.28)
 _SAMPLE = 200_000
 
 

@@ -8,7 +8,8 @@ each label's quotation is the first one that opens right after its `context`. A 
 line's name (the surface the text writes) equals the gold speaker (a leading determiner `那`/`这` aside:
 the labels write `那僧道` both ways), or both resolve to the same discovered cast member. Prints:
 accuracy on cues with a gold speaker, coverage (a speaker given), precision (right among given),
-gold-None cues given a speaker, per half of the labels, and seconds.
+gold-None cues given a speaker, per half of the labels, and seconds; then the same in traditional characters
+(OpenCC s2t on text and labels), also with `「」` quotation marks.
 """
 
 from __future__ import annotations
@@ -113,6 +114,33 @@ def run_honglou(show_misses: bool = False) -> dict:
     return r
 
 
+def to_traditional(text: str, labels: list[dict], corner: bool = False) -> tuple[str, list[dict]]:
+    """红楼梦 as a traditional edition writes it: OpenCC s2t (phrases and characters) on the text and the labels;
+    `corner`: its quotation marks as `「」`/`『』` (the text closes many quotations with an ASCII `"`)."""
+    from opencc import OpenCC
+
+    s2t = OpenCC("s2t").convert
+    marks = str.maketrans("“”‘’\"", "「」『』」") if corner else {}
+    return s2t(text).translate(marks), [dict(d, context=s2t(d["context"]).translate(marks),
+                                             speaker=s2t(d["speaker"]) if d["speaker"] else None) for d in labels]
+
+
+def run_honglou_traditional() -> None:
+    """The same cues in traditional characters, with curly quotation marks and with corner brackets."""
+    import tempfile
+
+    text, labels = read_novel(HONGLOU / "hongloumeng_1-8.txt"), load_labels(HONGLOU / "label_honglou_1-8.txt")
+    for corner in (False, True):
+        t2, l2 = to_traditional(text, labels, corner)
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "hlm_trad.txt"
+            path.write_text(t2, encoding="utf-8")
+            t2, cast, lines, _, _ = discover_and_extract(path, "hlm", t2)
+        r = score(t2, l2, lines, cast)
+        print(f"  traditional characters{', 「」' if corner else ''}: accuracy {r['accuracy']:.3f}  "
+              f"coverage {r['coverage']:.3f}  precision {r['precision']:.3f}")
+
+
 def run_sanguo() -> None:
     text, cast, lines, t_cast, t_lines = discover_and_extract(ROOT / "data" / "samples" / "sanguo_1-15.txt", "sanguo")
     dt = t_cast + t_lines
@@ -150,6 +178,7 @@ def main() -> None:
     print(f"jieba load: {time.perf_counter() - t0:.2f} s")
     if HONGLOU.exists():
         run_honglou("--misses" in sys.argv)
+        run_honglou_traditional()
     run_sanguo()
     for a in sys.argv:
         if a.startswith("--speed"):

@@ -4,9 +4,8 @@ a look at its speakers.
 
 Run: `python benchmarks/novel_zh.py [--misses] [--speed[=40]]` (`--speed`: the 三国演义 sample
 concatenated 40 times, about 3 MB, timed). The cast is discovered (`discover_cast(text, "zh")`);
-each label's quotation is the first one that opens right after its `context`. A cue is right when the
-line's name (the surface the text writes) equals the gold speaker (a leading determiner `那`/`这` aside:
-the labels write `那僧道` both ways), or both resolve to the same discovered cast member. Prints:
+the labels are scored by `extractors/novel/cue_labels.py` (what `rolecorpus eval attribution --gold
+DIR` does for a folder of a novel and its `label_*.txt`). Prints:
 accuracy on cues with a gold speaker, coverage (a speaker given), precision (right among given),
 gold-None cues given a speaker, per half of the labels, and seconds; then the same in traditional characters
 (OpenCC s2t on text and labels), also with `「」` quotation marks.
@@ -14,7 +13,6 @@ gold-None cues given a speaker, per half of the labels, and seconds; then the sa
 
 from __future__ import annotations
 
-import ast
 import sys
 import time
 from pathlib import Path
@@ -23,62 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from extractors.novel.cast import discover_cast  # noqa: E402
+from extractors.novel.cue_labels import load_labels, same_surface, score  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 
 HONGLOU = ROOT.parent / "shared" / "corpora" / "honglou"
-
-
-def load_labels(path: Path) -> list[dict]:
-    return [ast.literal_eval(ln) for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
-
-
-def align(text: str, labels: list[dict]) -> list[tuple[dict, int]]:
-    """(label, offset of the opening quote mark) for each label found in order."""
-    out, pos, last = [], 0, 0
-    for d in labels:
-        k = text.find(d["context"], pos)
-        if k < 0:
-            k = text.find(d["context"], last)
-        if k < 0:
-            continue
-        last, pos = k, k + len(d["context"])
-        out.append((d, pos))
-    return out
-
-
-def same_surface(name: str | None, gold: str) -> bool:
-    """The line's surface is the gold one, a determiner aside: the labels write `那僧道` as `那僧` in one
-    cue and `僧` in another."""
-    def bare(x: str) -> str:
-        return x[1:] if len(x) >= 2 and x[0] in "那这這此" else x
-    return name is not None and (name == gold or bare(name) == bare(gold))
-
-
-def score(text: str, labels: list[dict], lines: list, cast: list) -> dict:
-    """Cue figures (see the module docstring); `rows` keeps (label, line) for every cue."""
-    form = {f: m.id for m in cast for f in [m.name, *m.aliases]}
-    by_open = {ln.extra["start"] - 1: ln for ln in lines if ln.kind == "dialogue"}
-    rows = []
-    for d, off in align(text, labels):
-        ln = by_open.get(off) or by_open.get(off + 1)
-        rows.append((d, ln))
-    n_gold = right = given = given_gold = none_given = 0
-    for d, ln in rows:
-        spk = ln.speaker if ln else None
-        name = ln.name if ln else None
-        gold = d["speaker"]
-        if gold is None:
-            none_given += bool(spk)
-            continue
-        n_gold += 1
-        if spk:
-            given_gold += 1
-            ok = same_surface(name, gold) or (form.get(gold) is not None and form.get(gold) in (spk, form.get(name or "")))
-            right += ok
-    return {"cues": len(rows), "gold": n_gold, "right": right, "given": given_gold,
-            "accuracy": right / max(1, n_gold), "coverage": given_gold / max(1, n_gold),
-            "precision": right / max(1, given_gold), "none_given": none_given,
-            "none": len(rows) - n_gold, "rows": rows, "form": form}
 
 
 def discover_and_extract(path: Path, work: str, text: str | None = None):

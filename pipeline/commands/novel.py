@@ -42,7 +42,9 @@ def format_table(name: str, res: dict) -> str:
 @eval_app.command("attribution")
 def eval_attribution(
     gold: Path = typer.Option(..., "--gold", help="A PDNC novel directory (novel_text.txt, character_info.csv, "
-                              "quotation_info.csv), or a directory of them: then one row per book."),
+                              "quotation_info.csv), or a directory of them: then one row per book; or a directory "
+                              "of a Chinese novel (one .txt) and its speech-cue labels (label_*.txt, one "
+                              "{'context': ..., 'speaker': ...} a line), scored with the cast found in the text."),
     llm: LLMChoice = typer.Option(LLMChoice.none, "--llm", help="none: rules only; openai: rules + LLM for the rest."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the scores as JSON here."),
     min_confidence: float = typer.Option(DEFAULT_MIN_CONFIDENCE, "--min-confidence", min=0.0, max=1.0,
@@ -50,16 +52,22 @@ def eval_attribution(
 ) -> None:
     """Run the novel extractor on PDNC novels with their character lists and score the speakers:
     accuracy overall and by quote type, coverage, precision, most-confused pairs. Gold speakers
-    written as an alias are resolved through character_info.csv."""
+    written as an alias are resolved through character_info.csv. For a novel with speech-cue labels
+    (红楼梦): accuracy, coverage and precision on the cues whose label names a speaker, as a user gets it
+    (no character configured)."""
     from extractors.atomic import atomic_write_text
 
     if json_out is not None:
         check_output(json_out, "--json")
     if not gold.is_dir():
         raise InputError("not a directory (expected a PDNC novel directory)", gold)
+    labels = [] if (gold / "novel_text.txt").exists() else sorted(gold.glob("label_*.txt"))
+    if labels:
+        return _eval_cues(gold, labels, llm, json_out, min_confidence)
     books = [gold] if (gold / "novel_text.txt").exists() else sorted(d for d in gold.iterdir() if (d / "novel_text.txt").exists())
     if not books:
-        raise InputError("no novel_text.txt here or in its subdirectories (expected PDNC novel directories)", gold)
+        raise InputError("no novel_text.txt here or in its subdirectories (expected PDNC novel directories), "
+                         "and no label_*.txt", gold)
     model = PipelineModels().chat_model() if llm is LLMChoice.openai else None
     results = [_score_book(book, model, min_confidence) for book in books]
     for res in results:
@@ -69,6 +77,45 @@ def eval_attribution(
     if json_out:
         out = results[0] if len(results) == 1 else {"books": results}
         atomic_write_text(json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+
+
+def _eval_cues(folder: Path, label_files: list[Path], llm: LLMChoice, json_out: Path | None, min_confidence: float) -> None:
+    """A novel (the one .txt that is no label file) scored against each label file, with the cast found in it."""
+    from extractors.atomic import atomic_write_text
+    from extractors.novel.cast import discover_cast
+    from extractors.novel.cue_labels import load_labels, score
+    from extractors.novel.extract import detect_language, extract_novel, read_novel
+
+    novels = sorted(p for p in folder.glob("*.txt") if not p.name.startswith("label_") and p.name.lower() != "readme.txt")
+    if len(novels) != 1:
+        raise InputError(f"expected one novel .txt beside the label files, found {len(novels)}", folder)
+    labels = {p: load_labels(p) for p in label_files}  # every label file is read before the extraction is paid for
+    novel, model = novels[0], PipelineModels().chat_model() if llm is LLMChoice.openai else None
+    text = read_novel(novel)
+    lang = detect_language(text)
+    cast = discover_cast(text, lang, by_lines=False)
+    lines = extract_novel(novel, novel.stem, [m.to_character(novel.stem, lang) for m in cast], language=lang, text=text,
+                          llm=model, llm_kwargs=_llm_kwargs(Project.current(), novel.stem) if model else None,
+                          min_confidence=min_confidence)
+    results = []
+    for path, labs in labels.items():
+        r = {k: v for k, v in score(text, labs, lines, cast).items() if k not in ("rows", "form")}
+        results.append({"novel": novel.name, "labels": path.name, "llm": llm.value, **r})
+        typer.echo(format_cues(results[-1]))
+    if json_out:
+        out = results[0] if len(results) == 1 else {"label_files": results}
+        atomic_write_text(json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+
+
+def format_cues(r: dict) -> str:
+    out = [f"{r['novel']} against {r['labels']} ({'rules' if r['llm'] == 'none' else 'rules + llm'}): "
+           f"{r['cues']} of {r['n_labels']} cues found in the text",
+           f"  with a gold speaker {r['gold']}: accuracy {r['accuracy']:.3f}  coverage {r['coverage']:.3f}  "
+           f"precision {r['precision']:.3f}; labelled nobody {r['none']}, given a speaker {r['none_given']}"]
+    if r["confusions"]:
+        out.append("  most confused (gold -> predicted): " +
+                   "; ".join(f"{c['gold']} -> {c['predicted']} ({c['count']})" for c in r["confusions"][:8]))
+    return "\n".join(out)
 
 
 def _score_book(book: Path, model, min_confidence: float) -> dict:

@@ -557,6 +557,8 @@ class TagMixin(RoleMixin):
             a = self._voice_pre_tag(*pre) or self._heard_pre_tag(*pre) or self._subject_before(*pre, "subj")
             if a is not None and a.rule == "subj":  # someone else is named in that sentence: left to turn-taking
                 a = None
+            elif a is not None and a.rule.startswith("subj") and prev_end > ps:
+                a = None  # `"…," said Mr. Wilcox. Charles hardened his mouth. "You young…`: the paragraph's speaker goes on
         return a
 
     def _named_pre_tag(self, pre: tuple[int, int]) -> Attribution | None:

@@ -206,6 +206,12 @@ class ConversationMixin:
                     near[kk].add(t.suggestion)
         return [tagged | near[k] for k in range(len(turns))]
 
+    def _other_gender(self, a: Attribution, cid: str) -> bool:
+        """`"…?" he queried; and she returned: "…"`: a quote whose own pronoun tag wants the other gender is not the
+        paragraph's speaker's."""
+        g = self.index.gender.get(cid)
+        return bool(a.pron_tag and a.want_gender and g and g != a.want_gender)
+
     def _apply_posteriors(self, run: list[int], turns: list[Turn], post: list[dict], res: list[Attribution]) -> None:
         """Each untagged turn's quotes get the decoded speaker, with what backs it (`turn_features`)."""
         for k, i in enumerate(run):
@@ -218,7 +224,7 @@ class ConversationMixin:
                 continue
             for j in self._para_quotes(self.quotes[i].para):
                 a = res[j]
-                if a.speaker or best in a.vocatives:
+                if a.speaker or best in a.vocatives or self._other_gender(a, best):
                     continue
                 conf = min(0.9, pr)
                 if a.pron_tag and pr < self.pron_sure:

@@ -400,8 +400,9 @@ def test_the_one_heard_speaks_not_the_hearer(tmp_path):
 
 def test_less_common_speech_verbs_carry_the_pronoun_s_gender(tmp_path):
     """`she announced`, `he ejaculated`, `she remonstrated`: speech tags like `she said`, so the line goes to nobody of
-    the other gender (before, with the verb unknown, turn-taking gave Anne's second line to Archer at 0.876, just under the default hold). On the
-    twelve PDNC dev novels these verbs add 34 right lines and 10 wrong at the default hold, and remove 11 right and 5 wrong."""
+    the other gender (before, with the verb unknown, turn-taking gave Anne's second line to Archer at 0.876, just under
+    the default hold). On the twelve PDNC dev novels these verbs add 34 right lines and 10 wrong at the default hold,
+    and remove 11 right and 5 wrong."""
     for verb in ("announced", "echoed", "admitted", "remonstrated", "queried", "ejaculated"):
         text = f'"Hello," said Archer.\n\n"Good day," said Anne.\n\n"I want to go," she {verb}.\n'
         got = tagged(tmp_path, text, [ANNE, ARCHER])

@@ -27,15 +27,16 @@ def _converter():
     return OpenCC("t2s")
 
 
+@lru_cache(maxsize=None)
+def _simple(ch: str) -> str:
+    """The one simplified character for `ch` (itself when OpenCC gives it unchanged or as more than one).
+    Cached: analysis, discovery and the cast's completion each build a table for the same text."""
+    s = _converter().convert(ch)
+    return s if len(s) == 1 else ch
+
+
 def _table(chars: set[str]) -> dict[int, str]:
-    cc = _converter()
-    out = {}
-    for ch in chars:
-        if "\u4e00" <= ch <= "\u9fff":
-            s = cc.convert(ch)
-            if len(s) == 1 and s != ch:
-                out[ord(ch)] = s
-    return out
+    return {ord(ch): _simple(ch) for ch in chars if "\u4e00" <= ch <= "\u9fff" and _simple(ch) != ch}
 
 
 class SimplifiedView:

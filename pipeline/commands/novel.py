@@ -33,10 +33,13 @@ def format_table(name: str, res: dict) -> str:
     out = [f"{name}", f"  {'':10s} {'quotes':>6s} {'accuracy':>8s} {'coverage':>8s} {'precision':>9s}"]
     for k, r in rows:
         out.append(f"  {k:10s} {r['quotes']:6d} {r['accuracy']:8.3f} {r['coverage']:8.3f} {r['precision']:9.3f}")
-    if res["confusions"]:
-        out.append("  most confused (gold -> predicted): " +
-                   "; ".join(f"{c['gold']} -> {c['predicted']} ({c['count']})" for c in res["confusions"][:8]))
-    return "\n".join(out)
+    return "\n".join(out + _confused(res["confusions"]))
+
+
+def _confused(confusions: list[dict]) -> list[str]:
+    """The most-confused line of a score table (none when nothing was confused)."""
+    return ["  most confused (gold -> predicted): " + "; ".join(
+        f"{c['gold']} -> {c['predicted']} ({c['count']})" for c in confusions[:8])] if confusions else []
 
 
 @eval_app.command("attribution")
@@ -62,26 +65,26 @@ def eval_attribution(
     if not gold.is_dir():
         raise InputError("not a directory (expected a PDNC novel directory)", gold)
     labels = [] if (gold / "novel_text.txt").exists() else sorted(gold.glob("label_*.txt"))
-    if labels:
-        return _eval_cues(gold, labels, llm, json_out, min_confidence)
     books = [gold] if (gold / "novel_text.txt").exists() else sorted(d for d in gold.iterdir() if (d / "novel_text.txt").exists())
-    if not books:
+    if not books and not labels:
         raise InputError("no novel_text.txt here or in its subdirectories (expected PDNC novel directories), "
                          "and no label_*.txt", gold)
     model = PipelineModels().chat_model() if llm is LLMChoice.openai else None
-    results = [_score_book(book, model, min_confidence) for book in books]
-    for res in results:
-        typer.echo(format_table(f"{res['novel']} ({'rules' if model is None else 'rules + llm'})", res))
-    if len(results) > 1:
-        typer.echo(book_table(results))
+    if labels:
+        results, many = _eval_cues(gold, labels, model, min_confidence), "label_files"
+    else:
+        results, many = [_score_book(book, model, min_confidence) for book in books], "books"
+        for res in results:
+            typer.echo(format_table(f"{res['novel']} ({'rules' if model is None else 'rules + llm'})", res))
+        if len(results) > 1:
+            typer.echo(book_table(results))
     if json_out:
-        out = results[0] if len(results) == 1 else {"books": results}
+        out = results[0] if len(results) == 1 else {many: results}
         atomic_write_text(json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
-def _eval_cues(folder: Path, label_files: list[Path], llm: LLMChoice, json_out: Path | None, min_confidence: float) -> None:
+def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: float) -> list[dict]:
     """A novel (the one .txt that is no label file) scored against each label file, with the cast found in it."""
-    from extractors.atomic import atomic_write_text
     from extractors.novel.cast import discover_cast
     from extractors.novel.cue_labels import load_labels, score
     from extractors.novel.extract import detect_language, extract_novel, read_novel
@@ -90,7 +93,7 @@ def _eval_cues(folder: Path, label_files: list[Path], llm: LLMChoice, json_out: 
     if len(novels) != 1:
         raise InputError(f"expected one novel .txt beside the label files, found {len(novels)}", folder)
     labels = {p: load_labels(p) for p in label_files}  # every label file is read before the extraction is paid for
-    novel, model = novels[0], PipelineModels().chat_model() if llm is LLMChoice.openai else None
+    novel = novels[0]
     text = read_novel(novel)
     lang = detect_language(text)
     cast = discover_cast(text, lang, by_lines=False)
@@ -100,11 +103,9 @@ def _eval_cues(folder: Path, label_files: list[Path], llm: LLMChoice, json_out: 
     results = []
     for path, labs in labels.items():
         r = {k: v for k, v in score(text, labs, lines, cast).items() if k not in ("rows", "form")}
-        results.append({"novel": novel.name, "labels": path.name, "llm": llm.value, **r})
+        results.append({"novel": novel.name, "labels": path.name, "llm": "none" if model is None else "openai", **r})
         typer.echo(format_cues(results[-1]))
-    if json_out:
-        out = results[0] if len(results) == 1 else {"label_files": results}
-        atomic_write_text(json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    return results
 
 
 def format_cues(r: dict) -> str:
@@ -112,10 +113,7 @@ def format_cues(r: dict) -> str:
            f"{r['cues']} of {r['n_labels']} cues found in the text",
            f"  with a gold speaker {r['gold']}: accuracy {r['accuracy']:.3f}  coverage {r['coverage']:.3f}  "
            f"precision {r['precision']:.3f}; labelled nobody {r['none']}, given a speaker {r['none_given']}"]
-    if r["confusions"]:
-        out.append("  most confused (gold -> predicted): " +
-                   "; ".join(f"{c['gold']} -> {c['predicted']} ({c['count']})" for c in r["confusions"][:8]))
-    return "\n".join(out)
+    return "\n".join(out + _confused(r["confusions"]))
 
 
 def _score_book(book: Path, model, min_confidence: float) -> dict:

@@ -141,3 +141,31 @@ def test_turn_taking_for_a_thinly_named_discovered_member_is_held(tmp_path):
     thin = [replace(ELIZA, mentions=3), replace(JANE, mentions=THIN_MENTIONS + 10)]
     assert turns(thin) == [(s, e) if s == "jane" else (None, None) for s, e in configured]
     assert turns(thin, min_confidence=0.0) == turns([ELIZA, JANE], min_confidence=0.0)
+
+
+def test_epithet_consistency_counts_a_noun_tag_across_the_book():
+    """Each noun-tag turn guess learns how often the book's guesses for the same words (`the girl`, any spacing or
+    case) went to the same person; pronoun tags and other rules are left alone."""
+    from extractors.novel.calibration import epithet_consistency, turn_vector
+    from extractors.novel.speaker_guess import Attribution
+
+    def guess(speaker, surface, form="noun"):
+        return Attribution(speaker, 0.5, "explicit-verb", "verb-noun/conv", surface, turn_features={"tag_form": form})
+    res = [guess("nancy", "the girl"), guess("nancy", "The\ngirl"), guess("nancy", "the girl"), guess("bet", "the girl"),
+           guess("sikes", "the man"), guess("fagin", "the man"), guess("oliver", "the man"), guess("sikes", "the man"),
+           guess("nancy", "she", "post")]
+    epithet_consistency(res)
+    assert [a.turn_features.get("epithet_share") for a in res] == [0.75] * 3 + [0.25] + [0.5, 0.25, 0.25, 0.5] + [None]
+    assert res[0].turn_features["epithet_n"] == 4 and "epithet_n" not in res[-1].turn_features
+    res[0].turn_features["epithet_share"] = 0.8
+    v = turn_vector({**_features(), **res[0].turn_features})
+    assert v["epithet_one"] == 1.0 and v["epithet_scattered"] == 0.0
+    v = turn_vector({**_features(), **res[5].turn_features})
+    assert v["epithet_one"] == 0.0 and v["epithet_scattered"] == 1.0
+
+
+def _features() -> dict:
+    """The inputs `turn_vector` needs, as `turns.turn_features` gives them (a bare guess)."""
+    return {"posterior": 0.8, "before": 0, "after": 0, "people": 2, "addressed": False, "clean": False, "pron": True,
+            "first": False, "len": 4, "d_before": 7, "d_after": 7, "margin": 0.5, "gap_before": False,
+            "narr_is_guess": False, "narr_is_other": False, "present": 2}

@@ -14,12 +14,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at hold 0.88: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.423, 0.945, 0.997), "AlicesAdventuresInWonderland": (0.855, 0.984, 0.998),
-    "AnneOfGreenGables": (0.816, 0.991, 0.997), "DaisyMiller": (0.751, 0.981, 0.996),
-    "HardTimes": (0.727, 0.979, 0.996), "HowardsEnd": (0.489, 0.954, 0.996),
-    "OliverTwist": (0.747, 0.976, 0.991), "PrideAndPrejudice": (0.525, 0.977, 0.997),
-    "TheAgeOfInnocence": (0.434, 0.962, 0.992), "TheInvisibleMan": (0.719, 0.979, 0.995),
-    "TheMysteriousAffairAtStyles": (0.487, 0.959, 1.000), "ThePictureOfDorianGray": (0.728, 0.976, 1.000),
+    "ARoomWithAView": (0.441, 0.946, 0.997), "AlicesAdventuresInWonderland": (0.858, 0.985, 0.998),
+    "AnneOfGreenGables": (0.826, 0.992, 0.998), "DaisyMiller": (0.791, 0.980, 0.996),
+    "HardTimes": (0.740, 0.980, 0.996), "HowardsEnd": (0.505, 0.956, 0.998),
+    "OliverTwist": (0.771, 0.979, 0.991), "PrideAndPrejudice": (0.533, 0.974, 0.994),
+    "TheAgeOfInnocence": (0.454, 0.961, 0.992), "TheInvisibleMan": (0.727, 0.979, 0.995),
+    "TheMysteriousAffairAtStyles": (0.499, 0.960, 1.000), "ThePictureOfDorianGray": (0.739, 0.977, 1.000),
 }
 
 
@@ -108,3 +108,18 @@ def test_line_truth_gives_every_part_of_a_split_quotation_its_speaker(scores, pd
     assert len(truth) >= len(paired)
     agree = sum(truth[i] == s for i, s in paired.items() if i in truth)
     assert agree >= 0.99 * len(paired), (book, agree, len(paired))
+
+
+def test_an_epithet_the_book_keeps_for_one_person_is_kept(pdnc):
+    """Oliver Twist's narration calls Nancy `the girl`: of the book's `said the girl` guesses nearly all go to her, so
+    (calibration.epithet_consistency) they are kept (80 of 88 gold quotes, all right; 18 before the epithet inputs).
+    `the man` and `the gentleman` name whoever is at hand: their guesses scatter, and none is kept."""
+    d = pdnc / "OliverTwist"
+    gold = pdnc_mod.load_quotes(d)
+    lines = extract_novel(d / "novel_text.txt", "oliver", pdnc_mod.load_characters(d), language="en")
+    kept: dict[str, list[bool]] = {}
+    for g, ln in zip(gold, evaluate.match(gold, lines)):
+        if ln is not None and ln.speaker and (ln.extra or {}).get("rule", "").startswith("verb-noun/conv"):
+            kept.setdefault(" ".join((ln.name or "").lower().split()), []).append(g.speaker == ln.speaker)
+    assert len(kept.get("the girl", [])) >= 78 and all(kept["the girl"]), kept.get("the girl")
+    assert not kept.get("the man") and not kept.get("the gentleman"), kept

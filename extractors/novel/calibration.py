@@ -7,7 +7,8 @@ these tables and the leave-one-book-out figures; refit there, paste here):
   `same-paragraph`, ...), its pooled precision (Beta(1,1)-smoothed);
 - `TURN_WEIGHTS`: a logistic model over what backs a turn-taking guess (`turns.turn_features`: the
   model's posterior, name-tagged turns before/after that agree with alternation, two-person
-  exchange, the guess addressed by a neighbour turn, pronoun tag, first turn).
+  exchange, the guess addressed by a neighbour turn, pronoun tag, first turn; for a noun tag, whether
+  the book's guesses for the same words go to one person, `epithet_consistency`).
 A rule missing from the table keeps the confidence its rule gave it.
 """
 

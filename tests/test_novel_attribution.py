@@ -169,3 +169,23 @@ def _features() -> dict:
     return {"posterior": 0.8, "before": 0, "after": 0, "people": 2, "addressed": False, "clean": False, "pron": True,
             "first": False, "len": 4, "d_before": 7, "d_after": 7, "margin": 0.5, "gap_before": False,
             "narr_is_guess": False, "narr_is_other": False, "present": 2}
+
+
+def test_address_form_usage_learns_who_says_what_from_named_quotes():
+    """`Lizzy` said three times in quotes whose tag names Mr. Bennet or Jane: an untagged `Lizzy` quote guessed as
+    Jane was seen using it, one guessed as Charlotte never; a form said fewer than three times teaches nothing."""
+    from extractors.novel.calibration import address_form_usage
+    from extractors.novel.speaker_guess import Attribution
+
+    def named(speaker, forms):
+        return Attribution(speaker, 0.99, "explicit-verb", "verb-name", speaker, address_forms=set(forms))
+
+    def turn(speaker, forms):
+        return Attribution(speaker, 0.7, "turn-taking", "conv", address_forms=set(forms), turn_features={"posterior": 0.7})
+    res = [named("mr_bennet", ["lizzy"]), named("jane", ["lizzy"]), named("jane", ["lizzy", "mr. darcy"]),
+           named("elizabeth", ["mr. darcy"]), turn("jane", ["lizzy"]), turn("charlotte", ["lizzy"]),
+           turn("elizabeth", ["mr. darcy"]), turn("jane", [])]
+    address_form_usage(res, ("verb-name",))
+    assert [{k: v for k, v in a.turn_features.items() if k != "posterior"} for a in res[4:]] == [
+        {"form_used": True, "form_never": False}, {"form_used": False, "form_never": True}, {}, {}]
+    assert res[0].turn_features is None

@@ -51,8 +51,8 @@ ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "l
 # The default hold (see 5. above): confidences are calibrated (calibration.py) on the twelve PDNC dev
 # novels; benchmarks/novel_calibrate.py finds 0.82 the lowest hold that keeps precision >= 0.92 on every
 # one of them, and leave-one-book-out (calibration and hold fitted on the other eleven) gives precision
-# 0.888-0.984 on the held-out book. The default is stricter, 0.88: leave-one-book-out precision 0.941-0.992
-# there, and the stories a user holds (benchmarks/novel_generalisation.py, story purity) keep 0.964 own-words.
+# 0.886-0.984 on the held-out book. The default is stricter, 0.88: leave-one-book-out precision 0.948-0.991
+# there, and the stories a user holds (benchmarks/novel_generalisation.py, story purity) keep 0.965 own-words.
 DEFAULT_MIN_CONFIDENCE = 0.88
 
 # A discovered cast member named fewer than THIN_MENTIONS times in the text is thin: its turn-taking guesses
@@ -155,23 +155,30 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
                 ms.extend(self.index.mentions(self.text, s, e))
         return ms
 
-    def vocatives(self, q: Quote) -> set[str]:
-        """Characters addressed by name inside the quote: never its speaker."""
+    def _addressed(self, ms: list[Mention]) -> set[str]:
+        """The characters that the vocatives `ms` address: never the quote's speaker."""
         out = set()
+        for m in ms:
+            out.add(m.cid)
+            if self.kin:  # `Miss Bennet` said to any of the unmarried Bennet women
+                out |= self.kin.shared_miss(m.surface)
+        return out
+
+    def _vocative_mentions(self, q: Quote) -> list[Mention]:
+        """The names inside the quote that address someone (`"Lizzy, …"`, `"…, Mr. Darcy?"`)."""
+        out = []
         for m in self._quote_text_mentions(q):
             if normalize_name(m.surface) in ADDRESS_WORDS:
                 continue
             if self.lang == "zh":
-                out.add(m.cid)  # a name inside a Chinese quote is almost never the speaker himself
+                out.append(m)  # a name inside a Chinese quote is almost never the speaker himself
                 continue
             before = self.text[max(0, m.start - 25):m.start]
             after = self.text[m.end:m.end + 2]
             seg_start = any(m.start - s <= 1 for s, _ in q.spans)
             if (seg_start or re.search(r"(?:[,!?;]|\b(?:my|dear|dearest|oh|O|pray|yes|no|well))\s*(?:my\s+)?(?:dear(?:est)?\s+)?$", before, re.I)) \
                     and (after[:1] in (",", "!", "?", ";", ".", "") or after.startswith("--") or m.end >= q.spans[-1][1] - 1):
-                out.add(m.cid)
-                if self.kin:  # `Miss Bennet` said to any of the unmarried Bennet women
-                    out |= self.kin.shared_miss(m.surface)
+                out.append(m)
         return out
 
     # ---- the whole pass ------------------------------------------------------------------
@@ -179,9 +186,11 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
         n = len(self.quotes)
         res = [self.tag(i) or Attribution() for i in range(n)]
         for i, q in enumerate(self.quotes):
-            res[i].vocatives = self.vocatives(q) | res[i].addressees
+            ms = self._vocative_mentions(q)
+            res[i].vocatives = self._addressed(ms) | res[i].addressees
+            res[i].address_forms = {normalize_name(m.surface) for m in ms}
             if res[i].speaker in res[i].vocatives and res[i].rule not in _NAME_TAGS:
-                res[i] = Attribution(vocatives=res[i].vocatives)
+                res[i] = Attribution(vocatives=res[i].vocatives, address_forms=res[i].address_forms)
             if res[i].rule in ("verb-noun", "noun-verb", "pre-noun-verb") and res[i].surface:
                 km = re.match(r"(his|her|their)\s+(?:[a-z\-]+\s+)*?(" + "|".join(KIN_NOUNS) + r")$", res[i].surface.strip())
                 if km:
@@ -200,7 +209,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
         self._leftover_pronouns(res)
         self._same_paragraph(res, any_evidence=True)
         self._handovers(res)
-        calibrate(res)
+        calibrate(res, self.NAME_RULES)
         self._thin_members(res)
         return self._hold_unsure(res)
 

@@ -8,7 +8,8 @@ these tables and the leave-one-book-out figures; refit there, paste here):
 - `TURN_WEIGHTS`: a logistic model over what backs a turn-taking guess (`turns.turn_features`: the
   model's posterior, name-tagged turns before/after that agree with alternation, two-person
   exchange, the guess addressed by a neighbour turn, pronoun tag, first turn; for a noun tag, whether
-  the book's guesses for the same words go to one person, `epithet_consistency`).
+  the book's guesses for the same words go to one person, `epithet_consistency`; whether the guess was
+  seen using the quote's form of address, `address_form_usage`).
 A rule missing from the table keeps the confidence its rule gave it.
 """
 
@@ -130,58 +131,60 @@ RULE_PRECISION: dict[str, float] = {
     "xverb-name": 0.969
 }
 
-# Refit with the epithet inputs (`_epithet_vector`); RULE_PRECISION is kept from the fit before them (a noun tag
+# Refit with the epithet and form-of-address inputs (`_epithet_vector`); RULE_PRECISION is kept from the fit before them (a noun tag
 # that the turn model settles has turn features, so the rule table does not see it)
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -1.4385,
-    "posterior": -0.0222,
-    "before_agrees": 0.0211,
-    "before_contradicts": 0.1833,
-    "after_agrees": -0.0323,
-    "after_contradicts": -0.0239,
-    "both_agree": 0.3384,
-    "two_people": -0.2439,
-    "nobody_tagged": 0.6088,
-    "addressed": 0.1898,
-    "clean_alternation": 0.6914,
-    "clean_and_sure": -0.5364,
-    "pronoun_tag": 0.0473,
-    "first_turn": -0.2193,
-    "log_turns": 0.3773,
-    "near_before": -0.1537,
-    "near_after": 0.0146,
-    "margin": -0.0116,
-    "gap_before": -0.3062,
-    "narration_is_guess": -0.6477,
-    "narration_is_other": -0.3797,
-    "two_present": -0.1987,
-    "crowd": -0.2708,
-    "sug_agrees": 0.0845,
-    "sug_disagrees": -0.8861,
-    "prev_addressed": 0.0532,
-    "next_addressed": 0.3918,
-    "gender_unique": 0.7333,
-    "gender_crowd": 0.034,
-    "narr_before_is_guess": 0.4126,
-    "alt2": 0.205,
-    "alt2_no": -0.1624,
-    "alt_next2": -0.0174,
-    "alt_next2_no": 0.0135,
-    "repeat": 0.1041,
-    "local_n": 0.0002,
-    "mentioned": 0.0538,
-    "soft_gender_bad": -1.161,
-    "mixed_pair_pron": 0.2504,
-    "post_logit": 0.5277,
-    "pron_post": -0.5661,
-    "post99": -0.0348,
-    "sug_good": 0.717,
-    "noun_tag": -0.4665,
-    "pre_pron_tag": -0.1351,
-    "style_agrees": 0.5579,
-    "style_disagrees": -0.0082,
-    "epithet_one": 2.6386,
-    "epithet_scattered": -1.7153
+    "bias": -1.3815,
+    "posterior": -0.054,
+    "before_agrees": 0.0427,
+    "before_contradicts": 0.1832,
+    "after_agrees": -0.0277,
+    "after_contradicts": -0.0297,
+    "both_agree": 0.3252,
+    "two_people": -0.2384,
+    "nobody_tagged": 0.621,
+    "addressed": 0.2325,
+    "clean_alternation": 0.7053,
+    "clean_and_sure": -0.5489,
+    "pronoun_tag": 0.0476,
+    "first_turn": -0.2006,
+    "log_turns": 0.3617,
+    "near_before": -0.1725,
+    "near_after": 0.0194,
+    "margin": -0.0052,
+    "gap_before": -0.3138,
+    "narration_is_guess": -0.6366,
+    "narration_is_other": -0.3364,
+    "two_present": -0.2127,
+    "crowd": -0.2369,
+    "sug_agrees": 0.123,
+    "sug_disagrees": -0.8522,
+    "prev_addressed": 0.024,
+    "next_addressed": 0.3008,
+    "gender_unique": 0.7442,
+    "gender_crowd": 0.0249,
+    "narr_before_is_guess": 0.376,
+    "alt2": 0.2175,
+    "alt2_no": -0.1383,
+    "alt_next2": -0.0075,
+    "alt_next2_no": 0.0193,
+    "repeat": 0.0676,
+    "local_n": -0.016,
+    "mentioned": -0.0833,
+    "soft_gender_bad": -1.1362,
+    "mixed_pair_pron": 0.2794,
+    "post_logit": 0.5215,
+    "pron_post": -0.5622,
+    "post99": -0.0393,
+    "sug_good": 0.6713,
+    "noun_tag": -0.4642,
+    "pre_pron_tag": -0.1768,
+    "style_agrees": 0.4752,
+    "style_disagrees": -0.0128,
+    "epithet_one": 2.5671,
+    "epithet_scattered": -1.6972,
+    "form_used": 0.8856,
+    "form_never": -0.7156
 }
 
 
@@ -218,11 +221,33 @@ def turn_vector(f: dict) -> dict[str, float]:
 EPITHET_MIN, EPITHET_SHARE = 4, 0.8
 
 
+# A form of address (`Lizzy`, `Miss Eliza`, `my dear Mr. Bennet`) is a person's habit: in a book, the quotes whose
+# tag names the speaker show who uses which. A form used at least FORM_MIN times in such quotes says something
+# about the untagged quote that uses it: is the guess one of the people seen using it? Fixed before any fit.
+FORM_MIN = 3
+
+
+def address_form_usage(res: list, name_rules: tuple) -> None:
+    """Mark each turn guess whose quote uses a form of address the book's name-tagged quotes use FORM_MIN times or
+    more: `form_used` (the guess was seen using one of them) or `form_never` (never), in its `turn_features`."""
+    use: dict[str, Counter] = defaultdict(Counter)
+    for a in res:
+        if a.speaker and a.rule in name_rules:
+            for form in a.address_forms:
+                use[form][a.speaker] += 1
+    for a in res:
+        forms = [x for x in a.address_forms if sum(use[x].values()) >= FORM_MIN] if a.speaker and a.turn_features else []
+        if forms:
+            a.turn_features["form_used"] = any(use[x][a.speaker] for x in forms)
+            a.turn_features["form_never"] = not a.turn_features["form_used"]
+
+
 def _epithet_vector(f: dict) -> dict[str, float]:
     """The book-wide consistency of a noun tag's guesses (`epithet_consistency`): one person, or scattered."""
     n, share = f.get("epithet_n", 0), f.get("epithet_share", 0.0)
     return {"epithet_one": float(n >= EPITHET_MIN and share >= EPITHET_SHARE),
-            "epithet_scattered": float(n >= EPITHET_MIN and share < 0.5)}
+            "epithet_scattered": float(n >= EPITHET_MIN and share < 0.5),
+            "form_used": float(bool(f.get("form_used"))), "form_never": float(bool(f.get("form_never")))}
 
 
 def epithet_consistency(res: list) -> None:
@@ -290,9 +315,11 @@ def calibrated(a, rules: dict[str, float] | None = None, weights: dict[str, floa
     return round(p, 3) if p is not None else None
 
 
-def calibrate(res: list) -> None:
-    """Replace each guess's confidence by its calibrated one (in place)."""
+def calibrate(res: list, name_rules: tuple = ()) -> None:
+    """Replace each guess's confidence by its calibrated one (in place); `name_rules`: the rules that name the
+    speaker (their lines teach the book's forms of address, `address_form_usage`)."""
     epithet_consistency(res)
+    address_form_usage(res, name_rules)
     for a in res:  # turn-taking agrees with a weak clue of the text (`hint`): scored as that pair, not by the turn model
         if a.hint and a.rule == "conv" and a.speaker == a.hint[0]:
             a.rule, a.turn_features = "conv+" + a.hint[1], None

@@ -16,6 +16,7 @@ class Attribution:
     want_gender: str | None = None     # tag found but with a pronoun/noun phrase of this gender
     pron_tag: bool = False
     vocatives: set = field(default_factory=set)
+    address_forms: set = field(default_factory=set)  # how the quote addresses them (`lizzy`, `mr. darcy`), normalised
     verb: str | None = None            # the speech verb of a pronoun/noun-phrase tag
     addressees: set = field(default_factory=set)  # `said to Jane`: never the speaker
     held: tuple | None = None          # (speaker, confidence, evidence) of a guess below the hold

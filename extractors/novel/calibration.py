@@ -131,8 +131,8 @@ RULE_PRECISION: dict[str, float] = {
     "xverb-name": 0.969
 }
 
-# Refit with the epithet and form-of-address inputs (`_epithet_vector`); RULE_PRECISION is kept from the fit before them (a noun tag
-# that the turn model settles has turn features, so the rule table does not see it)
+# Refit with the book-wide inputs (`_book_vector`: epithets, forms of address); RULE_PRECISION is kept from the fit
+# before them (the guesses they describe have turn features, so the rule table does not see them)
 TURN_WEIGHTS: dict[str, float] = {
     "bias": -1.3815,
     "posterior": -0.054,
@@ -211,7 +211,7 @@ def turn_vector(f: dict) -> dict[str, float]:
         "narration_is_guess": float(f["narr_is_guess"]),
         "narration_is_other": float(f["narr_is_other"]),
         "two_present": float(f["present"] == 2), "crowd": float(f["present"] >= 4),
-        **_context_vector(f), **_epithet_vector(f),
+        **_context_vector(f), **_book_vector(f),
     }
 
 
@@ -236,14 +236,18 @@ def address_form_usage(res: list, name_rules: tuple) -> None:
             for form in a.address_forms:
                 use[form][a.speaker] += 1
     for a in res:
-        forms = [x for x in a.address_forms if sum(use[x].values()) >= FORM_MIN] if a.speaker and a.turn_features else []
+        if not (a.speaker and a.turn_features):
+            continue
+        forms = [x for x in a.address_forms if sum(use[x].values()) >= FORM_MIN]
         if forms:
             a.turn_features["form_used"] = any(use[x][a.speaker] for x in forms)
             a.turn_features["form_never"] = not a.turn_features["form_used"]
 
 
-def _epithet_vector(f: dict) -> dict[str, float]:
-    """The book-wide consistency of a noun tag's guesses (`epithet_consistency`): one person, or scattered."""
+def _book_vector(f: dict) -> dict[str, float]:
+    """What the whole book says about a guess: its noun tag's guesses go to one person or scatter
+    (`epithet_consistency`); the guess was or was never seen using the quote's form of address
+    (`address_form_usage`)."""
     n, share = f.get("epithet_n", 0), f.get("epithet_share", 0.0)
     return {"epithet_one": float(n >= EPITHET_MIN and share >= EPITHET_SHARE),
             "epithet_scattered": float(n >= EPITHET_MIN and share < 0.5),
@@ -255,7 +259,8 @@ def epithet_consistency(res: list) -> None:
     to the same person, and how many there are (`epithet_share`, `epithet_n` of its `turn_features`)."""
     def key(a) -> str | None:
         f = a.turn_features
-        return " ".join(a.surface.lower().split()) if a.speaker and f and f.get("tag_form") == "noun" and a.surface else None
+        noun = a.speaker and f and f.get("tag_form") == "noun" and a.surface
+        return " ".join(a.surface.lower().split()) if noun else None
     groups: dict[str, Counter] = defaultdict(Counter)
     for a in res:
         if key(a):

@@ -112,7 +112,7 @@ def test_line_truth_gives_every_part_of_a_split_quotation_its_speaker(scores, pd
 
 def test_an_epithet_the_book_keeps_for_one_person_is_kept(pdnc):
     """Oliver Twist's narration calls Nancy `the girl`: of the book's `said the girl` guesses nearly all go to her, so
-    (calibration.epithet_consistency) they are kept (80 of 88 gold quotes, all right; 18 before the epithet inputs).
+    (calibration.epithet_consistency) they are kept (83 quotations, all right; 18 before the epithet inputs).
     `the man` and `the gentleman` name whoever is at hand: their guesses scatter, and none is kept."""
     d = pdnc / "OliverTwist"
     gold = pdnc_mod.load_quotes(d)

@@ -261,15 +261,13 @@ def epithet_consistency(res: list) -> None:
         f = a.turn_features
         noun = a.speaker and f and f.get("tag_form") == "noun" and a.surface
         return " ".join(a.surface.lower().split()) if noun else None
+    keyed = [(a, k) for a in res if (k := key(a))]
     groups: dict[str, Counter] = defaultdict(Counter)
-    for a in res:
-        if key(a):
-            groups[key(a)][a.speaker] += 1
-    for a in res:
-        k = key(a)
-        if k:
-            n = sum(groups[k].values())
-            a.turn_features["epithet_share"], a.turn_features["epithet_n"] = groups[k][a.speaker] / n, n
+    for a, k in keyed:
+        groups[k][a.speaker] += 1
+    for a, k in keyed:
+        n = sum(groups[k].values())
+        a.turn_features["epithet_share"], a.turn_features["epithet_n"] = groups[k][a.speaker] / n, n
 
 
 def _context_vector(f: dict) -> dict[str, float]:

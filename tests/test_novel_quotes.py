@@ -57,6 +57,16 @@ def test_single_quotes_keep_apostrophes_inside_words():
     assert words[0] == "I don't know, and Dinah'll never tell."
 
 
+def test_a_single_quote_after_a_space_ends_speech_broken_off_at_the_paragraph_end():
+    """Oliver Twist in single quotes (its straight double quotes made single, text otherwise as PDNC gives it): `'…
+    you are the '` ends a paragraph whose speech is broken off; read as an apostrophe, the quote ran on and the next
+    paragraph's tag (`sobbed Oliver`) went to the wrong words. Rules-only precision there 0.954 -> 0.972."""
+    text = ("'Of all the boys as ever I see, Oliver, you are the '\n\n'No, no, sir,' sobbed Oliver, 'I will be good.'\n\n"
+            "'I don't know,' said Tom.\n")
+    words, _ = quotes_of(text)
+    assert words == ["Of all the boys as ever I see, Oliver, you are the", "No, no, sir, I will be good.", "I don't know,"]
+
+
 def test_backtick_quotes_as_in_alice29():
     text = "`Well!' thought Alice to herself, `after such a fall as this, I shan't mind.'\n"
     assert detect_style(text) == "backtick"

@@ -87,7 +87,7 @@ def _closes_single(p: str, i: int) -> bool:
     if nxt and _is_word(nxt):
         return False               # don't, Dinah'll, 'tis inside a quote
     if not prv or prv.isspace():
-        return False
+        return bool(prv) and not p[i + 1:].strip()  # `…you are the '` ending the paragraph: speech broken off
     return True
 
 

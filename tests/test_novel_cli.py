@@ -193,6 +193,26 @@ def test_chinese_novel_with_no_character_configured(root, tmp_path, honglou):
     assert sum(1 for ln in dia if ln.speaker) / len(dia) >= 0.5
 
 
+def test_the_work_and_the_output_default_to_the_source_name(tmp_path, honglou):
+    """`extract novel hongloumeng.txt --language zh`, as the issue tried it: no --work, no -o. The work id is the
+    file's stem, the lines go to the project's data/lines/<work>.jsonl, and the cast is discovered."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    src = proj / "hongloumeng.txt"
+    src.write_bytes((honglou / "hongloumeng_1-8.txt").read_bytes())
+    p = run(proj, "extract", "novel", "hongloumeng.txt", "--language", "zh")
+    assert p.returncode == 0, p.stderr
+    assert "work hongloumeng, lines to" in p.stderr
+    lines = read_lines(proj / "data" / "lines" / "hongloumeng.jsonl")
+    assert {ln.work for ln in lines} == {"hongloumeng"}
+    assert sum(ln.speaker == "宝玉" for ln in lines if ln.kind == "dialogue") >= 30
+    bad = proj / "no quotes here.txt"
+    bad.write_text("Nobody spoke.\n\nThe end.\n", encoding="utf-8")
+    p = run(proj, "extract", "novel", bad.name)
+    assert p.returncode == 2 and "no quotations found" in p.stderr
+    assert not (proj / "data" / "lines" / "no_quotes_here.jsonl").exists()
+
+
 def test_chinese_characters_configured_by_full_name_match_the_names_the_text_uses(tmp_path, honglou):
     """A user configures 贾宝玉 and 王熙凤 by their full names alone. The text calls them 宝玉 and 凤姐/熙凤: the given
     name of a surname-and-given-name is one of their names (`names.given_names_zh`), and the cast found in the text

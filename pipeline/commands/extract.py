@@ -1,17 +1,21 @@
-"""`rolecorpus extract KIND SOURCE --work W -o OUT [options]`: one command per registered source kind, each
+"""`rolecorpus extract KIND SOURCE [--work W] [-o OUT] [options]`: one command per registered source kind, each
 generated from the kind's `Options` model (a field `foo_bar` is the flag `--foo-bar`, its description the help),
 all running through the one function `run.run_extract` (a glob or folder SOURCE, or `--engine ray`, through
-pipeline/batch.py first).
+pipeline/batch.py first). Without `--work` the work id is the source's name (`hongloumeng.txt`: `hongloumeng`;
+a folder or glob: its folder's); without `-o` the lines go to the project's `data/lines/<work>.jsonl`.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
+import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 import typer
 
+from extractors.errors import InputError
 from extractors.registry import get_extractor, kinds
 
 from ..batch import is_batch
@@ -32,12 +36,31 @@ def _option_param(name: str, field) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=field.annotation)
 
 
+def default_work(source: Path) -> str:
+    """The work id a source names: a file's stem, a folder's name, a glob's folder (letters, digits, `_`, `-`, `.`;
+    anything else becomes `_`)."""
+    text = str(source)
+    if any(c in text for c in "*?["):
+        prefix = re.split(r"[*?\[]", text, maxsplit=1)[0]
+        name = (Path(prefix or ".") if prefix.endswith(("/", "\\")) or not prefix else Path(prefix).parent).resolve().name
+    else:
+        name = source.resolve().name if source.is_dir() else source.stem
+    work = re.sub(r"[^\w.\-]+", "_", name).strip("._-")[:64]
+    if not work:
+        raise InputError("no work id can be made from the source's name; give --work", source)
+    return work
+
+
 def make_command(kind: str) -> Callable:
     """The `extract KIND` command: SOURCE, --work, -o/--output, then one option per field of the kind's Options."""
     ext = get_extractor(kind)
 
-    def command(source: Path, work: str, output: Path, engine: str = "local", address: Optional[str] = None,
-                workers: int = 0, partial: bool = False, **options: Any) -> None:
+    def command(source: Path, work: Optional[str] = None, output: Optional[Path] = None, engine: str = "local",
+                address: Optional[str] = None, workers: int = 0, partial: bool = False, **options: Any) -> None:
+        if work is None or output is None:
+            work = work or default_work(source)
+            output = output or Project.current().lines(work)
+            print(f"work {work}, lines to {output}", file=sys.stderr)
         if engine == "local" and not is_batch(source):
             run_extract(kind, source, work, output, options)
             return
@@ -47,10 +70,13 @@ def make_command(kind: str) -> Callable:
     common = [
         inspect.Parameter("source", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Path,
                           default=typer.Argument(..., metavar="SOURCE", help=ext.source_help + BATCH_HELP)),
-        inspect.Parameter("work", inspect.Parameter.KEYWORD_ONLY, annotation=str,
-                          default=typer.Option(..., "--work", help="Work id written into every line record.")),
-        inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, annotation=Path,
-                          default=typer.Option(..., "-o", "--output", help="Where to write the lines (JSON Lines).")),
+        inspect.Parameter("work", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str],
+                          default=typer.Option(None, "--work", show_default=False, help="Work id written into every line "
+                                               "record; its configured characters are used (default: the source's "
+                                               "name, `novel.txt` -> `novel`).")),
+        inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[Path],
+                          default=typer.Option(None, "-o", "--output", show_default=False, help="Where to write the "
+                                               "lines (JSON Lines; default: data/lines/<work>.jsonl).")),
     ]
     batch = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=ann, default=default) for name, ann, default in (
         ("engine", str, typer.Option("local", "--engine", help=ENGINE_HELP)),

@@ -5,14 +5,14 @@ Usage: python benchmarks/novel_calibrate.py [--target 0.92]
 
 Prints: the rule precision table and the turn-taking weights fitted on all books (paste them into
 calibration.py), then for each book the figures when calibration and hold are fitted on the OTHER
-books only (the hold: the lowest that keeps precision >= target on every one of them), and the hold
-that all twelve books support.
+books only (the hold: the lowest that keeps precision >= target on every one of them), the same
+calibration at the fixed hold 0.88 and at the book's own hold (`calibration.book_hold`, the default),
+and the hold that all twelve books support.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -83,6 +83,15 @@ def scores(rows: list, n_gold: int, rules: dict, weights: dict, hold: float) -> 
     return right / n_gold, len(kept) / n_gold, right / len(kept) if kept else 1.0
 
 
+def own_hold(rows: list, rules: dict, weights: dict, ceiling: float) -> float:
+    """The book's own hold (`calibration.book_hold`) from its calibrated confidences (gold quotations only)."""
+    confs = []
+    for a, _ in rows:
+        c = calibration.calibrated(a, rules, weights)
+        confs.append(a.confidence if c is None else c)
+    return calibration.book_hold([c for c in confs if c is not None], ceiling)
+
+
 def lowest_hold(books: dict, rules: dict, weights: dict, target: float) -> float:
     for h in HOLDS:
         if all(scores(rows, n, rules, weights, h)[2] >= target for rows, n in books.values()):
@@ -105,7 +114,7 @@ def main() -> None:
     print("\nleave-one-book-out (calibration and hold fitted on the other books):")
     default = attribution.DEFAULT_MIN_CONFIDENCE
     print(f"  (last columns: the same refit tables at the shipped default hold {default})")
-    accs, precs, d_accs, d_precs = [], [], [], []
+    accs, precs, d_accs, d_precs, o_accs, o_precs = [], [], [], [], [], []
     for name, (rows, n) in books.items():
         others = {k: v for k, v in books.items() if k != name}
         rest = [r for rs, _ in others.values() for r in rs]
@@ -113,13 +122,19 @@ def main() -> None:
         h = lowest_hold(others, r_rules, r_w, a.target)
         acc, cov, prec = scores(rows, n, r_rules, r_w, h)
         d_acc, _, d_prec = scores(rows, n, r_rules, r_w, default)
+        oh = own_hold(rows, r_rules, r_w, default)
+        o_acc, _, o_prec = scores(rows, n, r_rules, r_w, oh)
+        o_accs.append(o_acc)
+        o_precs.append(o_prec)
         accs.append(acc)
         precs.append(prec)
         d_accs.append(d_acc)
         d_precs.append(d_prec)
-        print(f"  {name[:26]:26s} hold {h:.2f}  acc {acc:.3f} cov {cov:.3f} prec {prec:.3f} | at {default}: acc {d_acc:.3f} prec {d_prec:.3f}")
+        print(f"  {name[:26]:26s} hold {h:.2f}  acc {acc:.3f} cov {cov:.3f} prec {prec:.3f} | at {default}: acc {d_acc:.3f} "
+              f"prec {d_prec:.3f} | own hold {oh:.2f}: acc {o_acc:.3f} prec {o_prec:.3f}")
     print(f"  mean acc {sum(accs) / len(accs):.3f}, worst precision {min(precs):.3f} | at {default}: mean acc "
-          f"{sum(d_accs) / len(d_accs):.3f}, worst precision {min(d_precs):.3f}")
+          f"{sum(d_accs) / len(d_accs):.3f}, worst precision {min(d_precs):.3f} | the book's own hold (the default): "
+          f"mean acc {sum(o_accs) / len(o_accs):.3f}, worst precision {min(o_precs):.3f}")
 
 
 if __name__ == "__main__":

@@ -15,9 +15,11 @@ Stages; each attributed quote carries a confidence and an evidence tag:
    evidence `turn-taking` (or `explicit-verb` for a pronoun tag). Chinese: pronoun tags only,
    resolved by `pronouns.py` (paragraphs hold whole exchanges);
 4. leftover pronoun tags: the paragraph's own speaker when the gender fits, else the resolver;
-5. the hold: guesses below `min_confidence` (default `DEFAULT_MIN_CONFIDENCE`, calibrated so that
-   precision stays >= 0.90 on the PDNC dev books) are not emitted (speaker None) but kept in
-   `Attribution.held`; the LLM pass decides those, the guess fills what it leaves.
+5. the hold: guesses below `min_confidence` are not emitted (speaker None) but kept in
+   `Attribution.held`; the LLM pass decides those, the guess fills what it leaves. Given none, an English
+   book takes its own (`calibration.book_hold`): `DEFAULT_MIN_CONFIDENCE`, or lower where the guesses it
+   keeps still have a mean calibrated confidence of 0.965 (precision >= 0.946 on every PDNC dev book,
+   leave-one-book-out); Chinese keeps `DEFAULT_MIN_CONFIDENCE`.
    `min_confidence=0` emits every guess (more coverage, less precision). The CLI's
    `--min-confidence` is this one knob. A turn-taking guess for a discovered cast member the text
    names fewer than `THIN_MENTIONS` times gets a lower confidence first (`_thin_members`).
@@ -31,7 +33,7 @@ import re
 
 from extractors.characters import normalize_name
 
-from .calibration import calibrate
+from .calibration import book_hold, calibrate
 from .explicit_tags import TagMixin
 from .kinship import KIN_NOUNS, Kinship
 from .names import Mention, NameIndex
@@ -53,10 +55,13 @@ ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "l
 # one of them, and leave-one-book-out (calibration and hold fitted on the other eleven) gives precision
 # 0.886-0.984 on the held-out book. The default is stricter, 0.88: leave-one-book-out precision 0.948-0.991
 # there, and the stories a user holds (benchmarks/novel_generalisation.py, story purity) keep 0.965 own-words.
+# It is also the ceiling of a book's own hold (`calibration.book_hold`, the default when no hold is given):
+# leave-one-book-out mean accuracy 0.647 -> 0.671 at the same worst precision, 0.948.
 DEFAULT_MIN_CONFIDENCE = 0.88
 
 # A discovered cast member named fewer than THIN_MENTIONS times in the text is thin: its turn-taking guesses
-# are scaled by THIN_SCALE (a 0.99 guess becomes 0.84, held by the default hold; a lower hold emits it).
+# are scaled by THIN_SCALE (a 0.99 guess becomes 0.84, held by the fixed hold; a lower hold, or a book's own
+# hold below it, emits it, counted at that confidence).
 THIN_MENTIONS = 30
 THIN_SCALE = 0.85
 
@@ -70,6 +75,9 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
                  language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):
         if min_confidence is not None:
             self.min_confidence = min_confidence
+        # no hold given: an English book's own (`calibration.book_hold`, at most the fixed one); Chinese keeps it fixed
+        self.own_hold = min_confidence is None and language != "zh"
+        self.hold = self.min_confidence
         # chapter of each paragraph: an exchange never runs across a chapter heading
         self.para_ch = para_chapter if para_chapter is not None else [0] * len(paragraphs)
         self.text, self.paras, self.quotes, self.index, self.lang = text, paragraphs, quotes, index, language
@@ -236,11 +244,13 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
             res[j].speaker = res[j].confidence = res[j].evidence = None
 
     def _hold_unsure(self, res: list[Attribution]) -> list[Attribution]:
-        """Guesses below `min_confidence` are not emitted (speaker None; the rule stays for diagnostics).
-        The guess is kept in `held`: the LLM pass decides those quotes, and the guess is only used
-        for a quote the LLM leaves unresolved."""
+        """Guesses below the hold (`min_confidence`, or the book's own: `own_hold`) are not emitted (speaker None;
+        the rule stays for diagnostics). The guess is kept in `held`: the LLM pass decides those quotes, and the
+        guess is only used for a quote the LLM leaves unresolved."""
+        if self.own_hold:
+            self.hold = book_hold([a.confidence for a in res if a.speaker and a.confidence is not None], self.hold)
         for a in res:
-            if a.speaker and (a.confidence or 0.0) < self.min_confidence - 1e-9:
+            if a.speaker and (a.confidence or 0.0) < self.hold - 1e-9:
                 a.held = (a.speaker, a.confidence, a.evidence)
                 a.speaker = a.confidence = a.evidence = None
         return res

@@ -11,7 +11,6 @@ import typer
 
 from extractors.errors import InputError
 from extractors.ids import check_id, check_output
-from extractors.novel.attribution import DEFAULT_MIN_CONFIDENCE
 from extractors.novel.extractor import MIN_CONFIDENCE_HELP, LLMChoice
 
 from ..cli_app import eval_app
@@ -50,8 +49,8 @@ def eval_attribution(
                               "{'context': ..., 'speaker': ...} a line), scored with the cast found in the text."),
     llm: LLMChoice = typer.Option(LLMChoice.none, "--llm", help="none: rules only; openai: rules + LLM for the rest."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the scores as JSON here."),
-    min_confidence: float = typer.Option(DEFAULT_MIN_CONFIDENCE, "--min-confidence", min=0.0, max=1.0,
-                                         help=MIN_CONFIDENCE_HELP),
+    min_confidence: Optional[float] = typer.Option(None, "--min-confidence", min=0.0, max=1.0, show_default=False,
+                                                   help=MIN_CONFIDENCE_HELP),
 ) -> None:
     """Run the novel extractor on PDNC novels with their character lists and score the speakers:
     accuracy overall and by quote type, coverage, precision, most-confused pairs. Gold speakers
@@ -83,7 +82,7 @@ def eval_attribution(
         atomic_write_text(json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
-def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: float) -> list[dict]:
+def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: float | None) -> list[dict]:
     """A novel (the one .txt that is no label file) scored against each label file, with the cast found in it."""
     from extractors.novel.cast import discover_cast
     from extractors.novel.cue_labels import load_labels, score
@@ -116,7 +115,7 @@ def format_cues(r: dict) -> str:
     return "\n".join(out + _confused(r["confusions"]))
 
 
-def _score_book(book: Path, model, min_confidence: float) -> dict:
+def _score_book(book: Path, model, min_confidence: float | None) -> dict:
     from extractors.novel import evaluate, pdnc
     from extractors.novel.extract import extract_novel
 

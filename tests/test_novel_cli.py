@@ -44,7 +44,10 @@ def test_extract_alice_sample(root, samples):
     assert all(ln.confidence is not None and ln.evidence for ln in dia if ln.speaker)
     assert lines[0].unit == "front matter" and lines[0].extra["chapter"] == 0
     assert dia[0].unit.startswith("CHAPTER I") and dia[0].extra["chapter"] == 1
-    assert "attributed" in p.stdout
+    assert "attributed" in p.stdout and "rule guesses kept from confidence 0.75" in p.stdout
+    # no hold given: the book's own (calibration.book_hold), here the lowest, 0.75; said in the metrics too
+    metrics = json.loads((root / "metrics" / "novel_alice29.json").read_text(encoding="utf-8"))
+    assert metrics["least_confidence_kept"] == min(ln.confidence for ln in dia if ln.speaker) == 0.75
 
 
 def test_extract_sanguo_sample(root, samples):

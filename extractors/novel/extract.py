@@ -196,4 +196,6 @@ def summarise(lines: list[Line]) -> dict:
     by_ev: dict[str, int] = {}
     for ln in att:
         by_ev[ln.evidence or "?"] = by_ev.get(ln.evidence or "?", 0) + 1
-    return {"lines": len(lines), "quotes": len(dia), "attributed": len(att), "by_evidence": by_ev}
+    guesses = [ln.confidence for ln in att if ln.evidence in ("explicit-verb", "turn-taking") and ln.confidence is not None]
+    return {"lines": len(lines), "quotes": len(dia), "attributed": len(att), "by_evidence": by_ev,
+            "least_kept": round(min(guesses), 3) if guesses else None}

@@ -108,7 +108,7 @@ def novel_metrics(summary: dict, llm_metrics: Path | None) -> dict:
     q = summary["quotes"]
     return {"quotes": q, "attributed": summary["attributed"],
             "coverage": round(summary["attributed"] / q, 4) if q else 0.0,
-            "by_evidence": summary["by_evidence"], "llm": llm}
+            "by_evidence": summary["by_evidence"], "least_confidence_kept": summary["least_kept"], "llm": llm}
 
 
 class NovelExtractor:
@@ -145,8 +145,10 @@ class NovelExtractor:
         m = ctx.metrics
         n_chars, discovered, n_others, completed = getattr(self, "cast", (0, False, 0, 0))
         ev = ", ".join(f"{k} {v}" for k, v in sorted(m["by_evidence"].items()))
+        least = m.get("least_confidence_kept")
+        kept = f", rule guesses kept from confidence {least:.2f}" if least is not None else ""
         return (f"{output}: {len(lines)} lines, {m['quotes']} quotations, {m['attributed']} attributed"
-                f" ({ev or 'none'}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}"
+                f" ({ev or 'none'}{kept}); {n_chars} character(s) {'discovered in the text' if discovered else 'configured'}"
                 + ("" if discovered else self._configured_note(lines, n_others, completed)))
 
     def _configured_note(self, lines: list[Line], n_others: int, completed: int) -> str:

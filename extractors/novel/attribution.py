@@ -18,7 +18,7 @@ Stages; each attributed quote carries a confidence and an evidence tag:
 5. the hold: guesses below `min_confidence` are not emitted (speaker None) but kept in
    `Attribution.held`; the LLM pass decides those, the guess fills what it leaves. Given none, an English
    book takes its own (`calibration.book_hold`): `DEFAULT_MIN_CONFIDENCE`, or lower where the guesses it
-   keeps still have a mean calibrated confidence of 0.965 (precision >= 0.946 on every PDNC dev book,
+   keeps still have a mean calibrated confidence of 0.965 (precision >= 0.948 on every PDNC dev book,
    leave-one-book-out); Chinese keeps `DEFAULT_MIN_CONFIDENCE`.
    `min_confidence=0` emits every guess (more coverage, less precision). The CLI's
    `--min-confidence` is this one knob. A turn-taking guess for a discovered cast member the text

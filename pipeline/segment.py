@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from extractors.characters import AliasResolver
+from extractors.novel.attribution import DEFAULT_MIN_CONFIDENCE
 from extractors.records import Line
 
 from .solo import narrating, solo_stories
@@ -61,7 +62,7 @@ class Params:
     min_reply_chars: int = 2
     solo: str = "source"  # source | lines | units | none: which of R's unanswering lines become solo stories
     turn_floor: float = 0.92  # a turn-taking guess below this confidence shows as nobody's line in a story
-    tag_floor: float = 0.88   # a novel's tag guess (evidence explicit-verb) below this: likewise
+    tag_floor: float = DEFAULT_MIN_CONFIDENCE  # a novel's tag guess (evidence explicit-verb) below this: likewise
 
     def __post_init__(self):
         if self.solo not in SOLO_MODES:

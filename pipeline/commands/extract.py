@@ -42,7 +42,7 @@ def default_work(source: Path) -> str:
     text = str(source)
     if any(c in text for c in "*?["):
         prefix = re.split(r"[*?\[]", text, maxsplit=1)[0]
-        name = (Path(prefix or ".") if prefix.endswith(("/", "\\")) or not prefix else Path(prefix).parent).resolve().name
+        name = (Path(prefix) if prefix.endswith(("/", "\\")) else Path(prefix).parent).resolve().name
     else:
         name = source.resolve().name if source.is_dir() else source.stem
     work = re.sub(r"[^\w.\-]+", "_", name).strip("._-")[:64]

@@ -38,7 +38,6 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from extractors.characters import AliasResolver
-from extractors.novel.attribution import DEFAULT_MIN_CONFIDENCE
 from extractors.records import Line
 
 from .solo import narrating, solo_stories
@@ -62,7 +61,8 @@ class Params:
     min_reply_chars: int = 2
     solo: str = "source"  # source | lines | units | none: which of R's unanswering lines become solo stories
     turn_floor: float = 0.92  # a turn-taking guess below this confidence shows as nobody's line in a story
-    tag_floor: float = DEFAULT_MIN_CONFIDENCE  # a novel's tag guess (evidence explicit-verb) below this: likewise
+    tag_floor: float = 0.88   # a novel's tag guess (evidence explicit-verb) below this: likewise (the novel's fixed hold;
+    # not imported: the segment stage must not depend on the extractor's code, tests/test_dvc_pipeline.py)
 
     def __post_init__(self):
         if self.solo not in SOLO_MODES:

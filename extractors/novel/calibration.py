@@ -340,9 +340,11 @@ def calibrate(res: list, name_rules: tuple = ()) -> None:
 # name tags alone are right 0.99 of the time) can keep some less sure ones and still be right BUDGET_PRECISION of
 # the time by its own calibrated confidences; a book with no such margin keeps the fixed hold. Never below
 # BUDGET_FLOOR, never above the fixed hold. Chosen on the 12 PDNC dev novels with calibration and book fitted
-# apart (leave-one-book-out, benchmarks/novel_calibrate.py): the worst book keeps the fixed hold's precision
-# (0.948), mean accuracy 0.647 -> 0.671.
-BUDGET_PRECISION = 0.965
+# apart (leave-one-book-out, benchmarks/novel_calibrate.py), over 0.92-0.965 x 0.6-0.85: the highest mean accuracy
+# whose kept guesses are right >= 0.955 of the time on average (0.95, the project's rule, plus a margin) with the
+# gold cast and with the discovered one, and >= 0.92 on every book (the issue asks 0.90). At 0.95: mean accuracy
+# 0.647 (fixed hold) -> 0.695, mean precision 0.970 -> 0.957, worst book 0.948 -> 0.927 (A Room with a View).
+BUDGET_PRECISION = 0.95
 BUDGET_FLOOR = 0.75
 
 

@@ -177,6 +177,11 @@ def test_appositive_and_relative_subject_before_a_quote(tmp_path):
     assert ("margaret", "pre-name-appos-verb") in got
     assert ("rabbit", "pre-name-who-verb") in got
     assert all(r != "pre-name-appos-verb" for s, r in got if s != "margaret")  # `Alice, as she …, and called`: no apposition
+    # a phrase between `who` and the verb; `, for` opening a clause (a conjunction, not a preposition)
+    text = ('She was met in the hall by Helen, who, flying to her, cried in a half whisper, "I am glad you are come."\n\n'
+            '"Stupid things!" Margaret began, but she stopped hastily, for the White Rabbit cried out, "Silence in the court!"\n')
+    got = tagged(tmp_path, text, [HELEN, MARGARET, RABBIT, KING])
+    assert got[0] == ("helen", "pre-name-who-verb") and got[-1] == ("rabbit", "pre-name-verb"), got
 
 
 def test_continuation_after_a_mid_quote_tag(tmp_path):

@@ -303,6 +303,9 @@ class TagMixin(RoleMixin):
 
     _PREP = re.compile(r"(?:\b(?:to|at|with|of|for|on|in|by|from|upon|towards?|than|like|about|after|before|behind|beside|near|into|addressing|seeing)\s+(?:the\s+|poor\s+|dear\s+)?)$", re.I)
 
+    # `…, for the White Rabbit cried out,`: `for` after a comma opens a clause (a conjunction), its name the subject
+    _FOR_SUBJECT = re.compile(r",\s+for\s+(?:the\s+)?$")
+
     _SUBORD = re.compile(r"\b(?:what|who|whom|whose|when|whenever|as|that|while|though|although|if|till|until|because|"
                          r"since|which|where|whether|than|before|after)\s+(?:[a-z]+\s+)?$", re.I)
 
@@ -351,7 +354,8 @@ class TagMixin(RoleMixin):
         return cands
 
     _APPOS = re.compile(r",\s*(?!and\b|but\b|or\b)[^,;:\"“”()]{2,80},\s*(?:(?:\w+ly|then|now|again|at\s+last|at\s+once)\s+)*$")
-    _WHO = re.compile(r",\s*who\s+(?:(?:\w+ly|then|now|again|had|at\s+last|at\s+once)\s+)*$")
+    # `, who said` / `, who, flying to her, cried`
+    _WHO = re.compile(r",\s*who(?:\s*,[^,;:\"“”()]{2,60},)?\s+(?:(?:\w+ly|then|now|again|had|at\s+last|at\s+once)\s+)*$")
 
     def _appositive_subject(self, a: int, v: int) -> tuple[str, str, str] | None:
         """(id, surface, rule) of the name the speech verb at v is predicated of across a comma clause:
@@ -441,7 +445,8 @@ class TagMixin(RoleMixin):
                                rule="pre-noun-verb", verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
         for nm in self.mentions(cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
             if re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*", t[nm.end:v_start]) \
-                    and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]):
+                    and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]) \
+                    or self._FOR_SUBJECT.search(t[max(s, nm.start - 24):nm.start]) and re.fullmatch(r"\s+", t[nm.end:v_start]):
                 cands = [(nm.start, nm.cid, None, nm.surface)]
         sub = not cands
         if sub:  # only a name inside a subordinate clause (`till Archer roused himself to say:`)

@@ -2,8 +2,8 @@
 
 The default hold is the book's own (`calibration.book_hold`: 0.88, or lower where the book's guesses are sure
 enough: their mean calibrated confidence stays >= 0.95); it keeps precision >= 0.90 on every book
-(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.957 on
-average, worst 0.927). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
+(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.958 on
+average, worst 0.928). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
 """
 
 from __future__ import annotations

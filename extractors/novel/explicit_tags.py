@@ -444,9 +444,10 @@ class TagMixin(RoleMixin):
             return Attribution(want_gender=NOUN_GENDER.get(wm.group(1)), pron_tag=True, surface=wm.group(0).split(",")[0],
                                rule="pre-noun-verb", verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
         for nm in self.mentions(cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb
-            if re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*", t[nm.end:v_start]) \
-                    and t[nm.end:nm.end + 2] not in ("'s", "’s") and not self._PREP.search(t[max(cut, nm.start - 16):nm.start]) \
-                    or self._FOR_SUBJECT.search(t[max(s, nm.start - 24):nm.start]) and re.fullmatch(r"\s+", t[nm.end:v_start]):
+            right_before = re.fullmatch(r"\s+(?:(?:\w+ly|then|now|again|at\s+last|at\s+once|instantly|immediately)\s+)*",
+                                        t[nm.end:v_start]) and t[nm.end:nm.end + 2] not in ("'s", "’s")
+            after_for = self._FOR_SUBJECT.search(t[max(s, nm.start - 24):nm.start])  # `, for X cried`: X is no object
+            if right_before and (after_for or not self._PREP.search(t[max(cut, nm.start - 16):nm.start])):
                 cands = [(nm.start, nm.cid, None, nm.surface)]
         sub = not cands
         if sub:  # only a name inside a subordinate clause (`till Archer roused himself to say:`)

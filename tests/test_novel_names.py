@@ -43,3 +43,14 @@ def test_first_person_tags_need_a_narrator(tmp_path):
     assert [(ln.speaker, ln.name) for ln in dia] == [("hastings", "I"), ("poirot", "Poirot")]
     dia = [ln for ln in extract_novel(p, "w", chars[:1], language="en") if ln.kind == "dialogue"]
     assert dia[0].speaker is None
+
+
+def test_a_title_only_name_before_a_longer_name_is_its_title(tmp_path):
+    # Oliver Twist lists `The Master`; `cried Master Charles Bates` is Charley Bates, `said Master Jones` nobody listed
+    p = tmp_path / "n.txt"
+    p.write_text('Chapter 1\n\n"Oh, my wig!" cried Master Charles Bates.\n\n"Ah!" said Master Jones.\n\n'
+                 '"Silence!" said the Master.\n', encoding="utf-8")
+    chars = [Character("the_master", "The Master", "o", gender="male"),
+             Character("charley_bates", "Charley Bates", "o", aliases=["Bates", "Master Bates"], gender="male")]
+    lines = [ln for ln in extract_novel(p, "o", chars, language="en", min_confidence=0.9) if ln.kind == "dialogue"]
+    assert [(ln.speaker, ln.name) for ln in lines] == [("charley_bates", "Bates"), (None, None), ("the_master", "the Master")]

@@ -144,3 +144,21 @@ def test_a_quoted_word_in_narration_is_a_mention_not_an_utterance(tmp_path):
     lines = extract_novel(p, "w", {"tom": tom}, language="en")
     assert [ln.text for ln in lines if ln.kind == "dialogue"] == words
     assert any('the word "inquest."' in ln.text for ln in lines if ln.kind != "dialogue")
+
+
+def test_a_second_part_with_a_description_or_adjective_tag_is_another_utterance():
+    # The Invisible Man, Anne of Green Gables: the second quote has a tag of its own, so it is not the first one's
+    text = ('"Come up," said a Voice, and Mr. Marvel was whirled about. "You d better move on," said the mariner.\n\n'
+            '"Handsome is as handsome does," quoted Marilla. "I have my doubts," remarked skeptical Anne.\n')
+    words, _ = quotes_of(text)
+    assert words == ["Come up,", "You d better move on,", "Handsome is as handsome does,", "I have my doubts,"]
+
+
+def test_a_part_opening_in_lower_case_goes_on_with_the_sentence_before():
+    # Oliver Twist: the clause between the parts names someone else, but `that …` continues Oliver's sentence
+    text = '"I hope," said Oliver, when Mrs. Maylie returned, "that nothing is the matter?"\n'
+    words, qs = quotes_of(text)
+    assert len(qs) == 1 and words == ["I hope, that nothing is the matter?"]
+    # an upper-case part after such a clause stays a second utterance
+    words, qs = quotes_of('"I hope," said Oliver, when Mrs. Maylie returned, "Nothing is the matter."\n')
+    assert len(qs) == 2

@@ -116,6 +116,25 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
     return out
 
 
+# a character known only by a title (`The Master`, `the Doctor`) is not the title of a longer name
+_TITLE_WORDS = {"master", "doctor", "captain", "colonel", "major", "general", "sir", "lady", "lord", "miss", "madame",
+                "professor", "judge", "father", "mother", "aunt", "uncle", "cousin", "sister", "brother", "king", "queen",
+                "prince", "princess", "count", "countess", "duke", "duchess", "baron", "marquis", "squire", "mr", "mrs"}
+
+
+_NEXT_WORD = re.compile(r"\s+(?=[A-Z])")
+
+
+def _is_title(surface: str) -> bool:
+    return _ARTICLE_RE.sub("", surface).rstrip(".").casefold() in _TITLE_WORDS
+
+
+def _title_of_next(text: str, m: Mention, nxt: Mention) -> bool:
+    """`cried Master Charles Bates`: the title-only name `Master` is the title of the name that follows it."""
+    return nxt.cid != m.cid and _is_title(m.surface) and \
+        re.fullmatch(r"\s+(?:[A-Z][\w'-]*\s+){0,2}", text[m.end:nxt.start]) is not None
+
+
 class NameIndex:
     """Surface forms -> character id, and a regex that finds them in text."""
 
@@ -170,6 +189,24 @@ class NameIndex:
         s = _ARTICLE_RE.sub("", s) if self.language != "zh" else s
         return self.forms.get(s.casefold())
 
+    def match_at(self, text: str, pos: int, end: int):
+        """The name written at `pos` (a regex match; group 1 the name), or None. A title-only name followed by a
+        capitalised word (`Master Charles Bates`, `Captain Jones`) names the person of the longer name: that
+        one's match up to two words on, or None when the longer name is nobody listed."""
+        m = self.regex.match(text, pos, end) if self.regex else None
+        if m is None or self.language == "zh" or not _is_title(m.group(1)):
+            return m
+        at = m.end()
+        for _ in range(3):
+            w = _NEXT_WORD.match(text, at, end)
+            if w is None:
+                return m if at == m.end() else None
+            nm = self.regex.match(text, w.end(), end)
+            if nm and self.lookup(nm.group(1)) != self.lookup(m.group(1)):
+                return nm
+            at = re.compile(r"[\w'-]+").match(text, w.end(), end).end()
+        return None
+
     def mentions(self, text: str, start: int = 0, end: int | None = None) -> list[Mention]:
         if self.regex is None:
             return []
@@ -188,4 +225,4 @@ class NameIndex:
             cid = self.forms.get(" ".join(name.split()).casefold())
             if cid:
                 out.append(Mention(start, m.end(), cid, text[start:m.end()] if start != m.start() else m.group(0)))
-        return out
+        return [m for k, m in enumerate(out) if not (k + 1 < len(out) and _title_of_next(text, m, out[k + 1]))]

@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..text import SENTENCE_END_MARKS
 from .quote_mentions import is_mention
-from .speech_tags import VERBS_EN
+from .speech_tags import ADJ_BARE, VERBS_EN
 
 STYLES = ("cjk", "curly", "double", "backtick", "curly_single", "single")
 
@@ -212,7 +212,7 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
                 quotes.append(q)
                 para_quotes.append(q)
                 continue
-            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and _tag_like(between) \
+            if prev is not None and s - prev.outer[-1][1] <= _MAX_JOIN_GAP and (_tag_like(between) or _goes_on(between, text[s:e])) \
                     and not _own_tag(between, text[o_e:min(pe, o_e + 80)]):
                 prev.spans.append((s, e))
                 prev.outer.append((o_s, o_e))
@@ -271,7 +271,8 @@ def _own_tag(between: str, after: str) -> bool:
     if between.strip() and not re.search(r"[.!?]\s*$", between.strip()):
         return False
     verb = r"(?:" + VERBS_EN + r")\b"
-    return re.match(r"[\s,]*(?:" + verb + r"\s+(?:the\s+)?[A-Z]|(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + r")",
+    return re.match(r"[\s,]*(?:" + verb + r"\s+(?:(?:the|a|an|his|her|their)\s+[a-z]|the\s+[A-Z]|(?:" + ADJ_BARE.pattern + r")?[A-Z])"
+                    r"|(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + r")",
                     after) is not None
 
 
@@ -286,6 +287,19 @@ _NEW_SPEAKER = re.compile(r"(?:^[\W_]*|[;,—]\s*)(?:and|but|while|whereupon|the
 _VOICE = re.compile(r"\b[A-Z][\w.-]*(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b")  # `… and after an interval May's voice:`
 
 
+def _goes_on(between: str, words: str) -> bool:
+    """`"I hope," said Oliver, when Mrs. Maylie returned, "that nothing …"`: a part that opens in lower case
+    goes on with the sentence of the part before, whatever the clause between says."""
+    verb = r"(?:" + VERBS_EN + r")\b"
+    tagged = re.match(r"[\s,]*(?:" + verb + r"\s+(?:the\s+)?[A-Z]|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + ")", between)
+    return tagged is not None and words.lstrip()[:1].islower() and not _SENT_BREAK.search(_untitled(between))
+
+
+def _untitled(b: str) -> str:
+    """`Mrs. Maylie` -> `Mrs Maylie`: a title's full stop ends no sentence."""
+    return re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
+
+
 def _tag_like(between: str) -> bool:
     """Text between two quotes of a paragraph that reads as the speech tag of the first part
     (`, said she, ` / `, Alice replied, ` / `, looking at Darcy, `): the parts are one utterance.
@@ -295,7 +309,7 @@ def _tag_like(between: str) -> bool:
         return True
     if re.search(r"[\u4e00-\u9fff]", b):
         return False  # Chinese narration between two quotes: two utterances (X曰：“…”Y曰：“…”)
-    b2 = re.sub(r"\b(Mr|Mrs|Ms|Dr|St|Capt|Col)\.", r"\1", b)
+    b2 = _untitled(b)
     b2 = re.sub(r"\([^()\"“”]*\)", "", b2)  # `"Then," Mr. Jackson continued (and Archer saw …), "then …"`: an aside
     if _SENT_BREAK.search(b2) or len(b) > _MAX_JOIN_GAP:
         return False

@@ -454,3 +454,14 @@ def test_a_she_tag_in_a_he_paragraph_is_not_his(tmp_path):
             'anywhere but in his school-room.  But then," she added, "I suppose I shouldn\'t have known."\n')
     got = tagged(tmp_path, text, [may, ARCHER])
     assert got[3][0] == "archer" and got[4][0] != "archer"
+
+
+def test_a_name_broken_by_a_line_end_or_lips_or_an_epithet_still_names_its_speaker(tmp_path):
+    # Pride and Prejudice, The Picture of Dorian Gray (an e-text without apostrophes), A Room with a View
+    text = ('"There were some very strong objections against the lady," were Colonel\nFitzwilliam\'s words.\n\n'
+            '"A dangerous theory!" came from Sir Thomas s tight lips.\n\n'
+            '"Hateful bishop!" exclaimed the voice of old Mr. Emerson.\n')
+    chars = [Character("fitz", "Colonel Fitzwilliam", "t", aliases=["Fitzwilliam"], gender="male"),
+             Character("thomas", "Sir Thomas Burdon", "t", aliases=["Sir Thomas"], gender="male"),
+             Character("emerson", "Mr. Emerson", "t", gender="male")]
+    assert tagged(tmp_path, text, chars) == [("fitz", "was-name-reply"), ("thomas", "voice-name"), ("emerson", "voice-name")]

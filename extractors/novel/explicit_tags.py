@@ -180,7 +180,7 @@ class TagMixin(RoleMixin):
         t = self.text
         wm = WAS_REPLY.match(t, s, e)
         if wm:
-            pm = re.match(r"([^'’\n]{1,60}?)(?:'s|’s| s)\s+(?:[a-z\-]+\s+){0,3}" + REPLY_NOUN + r"\b", t[wm.end():e])
+            pm = re.match(r"((?:[^'’\n]|\n(?!\s*\n)){1,60}?)(?:'s|’s| s)\s+(?:[a-z\-]+\s+){0,3}" + REPLY_NOUN + r"\b", t[wm.end():e])
             nm, cid = self._named(wm.end(), wm.end() + len(pm.group(1))) if pm else (None, None)
             if cid and nm.group(0) == nm.group(1) and nm.end() == wm.end() + len(pm.group(1)):
                 return Attribution(cid, 0.95, "explicit-verb", "was-name-reply", nm.group(0))
@@ -213,15 +213,17 @@ class TagMixin(RoleMixin):
         Janey`, `"…" loudly whispered by Aunt Juley`: the voice, or the one it came from, is the speaker."""
         t = self.text
         m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:\w+ly\s+)?(?:" + VERBS_EN + r"|came|rose|sounded|rang\s+out)"
-                     r"\s+(?:\w+ly\s+)?(?:in\s+)?the\s+" + self._VOICE + r"\s+of\s+", t[s:e])
+                     r"\s+(?:\w+ly\s+)?(?:in\s+)?the\s+" + self._VOICE + r"\s+of\s+(?:(?:old|young|little|poor)\s+)?", t[s:e])
         nm, cid = self._named(s + m.end(), e) if m else (None, None)
         if cid:
             return Attribution(cid, 0.95, "explicit-verb", "voice-name", nm.group(0))
-        m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:\w+ly\s+)?(?:" + VERBS_EN + r"|came|rose|sounded)\s+"
-                     + self._POSS_NAME + self._POSS + self._VOICE, t[s:e])
-        cid = self._poss_lookup(m.group(1)) if m else None
+        m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:\w+ly\s+)?(?:(?:" + VERBS_EN + r"|came|rose|sounded)\s+"
+                     + self._POSS_NAME + self._POSS + self._VOICE + r"|(?:came|broke|burst|escaped)\s+from\s+" + self._POSS_NAME
+                     + self._POSS + r"(?:[a-z\-]+\s+){0,2}(?:lips|mouth)\b)", t[s:e])  # `came from Sir Thomas s tight lips`
+        name = m and (m.group(1) or m.group(2))
+        cid = self._poss_lookup(name) if name else None
         if cid:
-            return Attribution(cid, 0.95, "explicit-verb", "voice-name", m.group(1))
+            return Attribution(cid, 0.95, "explicit-verb", "voice-name", name)
         m = re.match(_LEAD + r"(?:(?:at\s+last|then|again|now|suddenly)\s+)?(?:(?:broke|burst|came|escaped)\s+(?:\w+ly\s+)?from|"
                      r"(?:\w+ly\s+)?(?:" + VERBS_EN + r")\s+by)\s+", t[s:e])
         nm, cid = self._named(s + m.end(), e) if m else (None, None)

@@ -465,3 +465,15 @@ def test_a_name_broken_by_a_line_end_or_lips_or_an_epithet_still_names_its_speak
              Character("thomas", "Sir Thomas Burdon", "t", aliases=["Sir Thomas"], gender="male"),
              Character("emerson", "Mr. Emerson", "t", gender="male")]
     assert tagged(tmp_path, text, chars) == [("fitz", "was-name-reply"), ("thomas", "voice-name"), ("emerson", "voice-name")]
+
+
+def test_a_description_listed_without_gender_is_an_epithet_for_turn_taking(tmp_path):
+    # The Picture of Dorian Gray: PDNC lists `The Painter` (no gender) beside Basil Hallward; `said the painter` is Basil
+    text = ('Chapter 1\n\nIn the centre of the room stood the portrait, and before it the painter himself, Basil Hallward.\n\n'
+            '"Basil, you must exhibit it," said Lord Henry.\n\n'
+            '"I know you will laugh at me," said the painter, "but I really can\'t exhibit it."\n\n'
+            '"Not exhibit it? My dear fellow, why?" said Lord Henry.\n\nThe painter shook his head.\n')
+    chars = [Character("basil", "Basil Hallward", "t", aliases=["Basil", "Hallward"], gender="male"),
+             Character("henry", "Lord Henry", "t", gender="male"), Character("painter", "The Painter", "t")]
+    got = tagged(tmp_path, text, chars)
+    assert got[1][0] == "basil" and got[1][1].startswith("verb-descr/") and got[1][1].endswith("/conv")

@@ -39,7 +39,7 @@ from .kinship import KIN_NOUNS, Kinship
 from .names import Mention, NameIndex
 from .pronouns import PronounMixin
 from .quotes import Quote, uncovered
-from .speech_tags import VERBS_EN  # noqa: F401  (re-exported: the speech verbs)
+from .speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re-exported: the speech verbs)
 from .speaker_guess import Attribution
 from .turns import ConversationMixin
 from .zh_attribution import ZhMixin
@@ -189,6 +189,15 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
                 out.append(m)
         return out
 
+    def _unlisted_description(self, a: Attribution) -> None:
+        """`said the painter` / `said the lad` naming a list entry of no gender (a bare description, as PDNC lists
+        `The Painter` beside Basil Hallward): the description is the speaker's epithet, so the tag is a noun-phrase
+        tag (its noun's gender, if any) and turn-taking finds the person; the entry itself is rarely the speaker."""
+        if a.speaker and a.rule in ("verb-descr/role-spread", "verb-descr/generic") and self.index.gender.get(a.speaker) is None:
+            head = (a.surface or "").lower().split()[-1:] or [""]
+            a.speaker, a.confidence, a.evidence = None, None, None
+            a.pron_tag, a.want_gender = True, NOUN_GENDER.get(head[0])
+
     # ---- the whole pass ------------------------------------------------------------------
     def run(self) -> list[Attribution]:
         n = len(self.quotes)
@@ -199,6 +208,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
             res[i].address_forms = {normalize_name(m.surface) for m in ms}
             if res[i].speaker in res[i].vocatives and res[i].rule not in _NAME_TAGS:
                 res[i] = Attribution(vocatives=res[i].vocatives, address_forms=res[i].address_forms)
+            self._unlisted_description(res[i])
             if res[i].rule in ("verb-noun", "noun-verb", "pre-noun-verb") and res[i].surface:
                 km = re.match(r"(his|her|their)\s+(?:[a-z\-]+\s+)*?(" + "|".join(KIN_NOUNS) + r")$", res[i].surface.strip())
                 if km:

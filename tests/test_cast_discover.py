@@ -132,7 +132,7 @@ def test_age_of_innocence_merges(pdnc):
 
 def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     """No configured characters: the discovered cast attributes The Invisible Man, scored through the benchmark's
-    gold mapping (benchmarks/novel_discovered.py; measured precision 0.944, coverage 0.747 at the book's own hold,
+    gold mapping (benchmarks/novel_discovered.py; measured precision 0.953, coverage 0.730 at the book's own hold,
     0.75: `said the mariner` goes to the discovered role member `The Mariner`, not to the Invisible Man by
     alternation, and turn-taking guesses for thinly named members are scaled below the fixed hold)."""
     import importlib.util
@@ -153,7 +153,7 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     gold = load_quotes(book)
     att = [(g.speaker, to_gold.get(ln.speaker)) for g, ln in zip(gold, evaluate.match(gold, lines)) if ln is not None and ln.speaker]
     prec = sum(1 for g, p in att if g == p) / len(att)
-    assert prec >= 0.935 and len(att) / len(gold) >= 0.735, (prec, len(att) / len(gold))
+    assert prec >= 0.945 and len(att) / len(gold) >= 0.72, (prec, len(att) / len(gold))
     assert any(m.name == "The Mariner" for m in cast[:15]), [m.name for m in cast[:15]]
 
 

@@ -2,8 +2,8 @@
 
 The default hold is the book's own (`calibration.book_hold`: 0.88, or lower where the book's guesses are sure
 enough: their mean calibrated confidence stays >= 0.95); it keeps precision >= 0.90 on every book
-(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.958 on
-average, worst 0.928). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
+(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.957 on
+average, worst 0.922). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at the default (the book's own) hold: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.483, 0.939, 0.997), "AlicesAdventuresInWonderland": (0.902, 0.978, 0.995),
-    "AnneOfGreenGables": (0.889, 0.980, 0.992), "DaisyMiller": (0.862, 0.975, 0.991),
-    "HardTimes": (0.808, 0.965, 0.993), "HowardsEnd": (0.546, 0.951, 0.998),
-    "OliverTwist": (0.797, 0.965, 0.991), "PrideAndPrejudice": (0.586, 0.973, 0.994),
-    "TheAgeOfInnocence": (0.452, 0.962, 0.992), "TheInvisibleMan": (0.773, 0.954, 0.995),
-    "TheMysteriousAffairAtStyles": (0.539, 0.943, 1.000), "ThePictureOfDorianGray": (0.799, 0.951, 0.996),
+    "ARoomWithAView": (0.499, 0.934, 0.997), "AlicesAdventuresInWonderland": (0.894, 0.983, 0.998),
+    "AnneOfGreenGables": (0.886, 0.983, 0.994), "DaisyMiller": (0.851, 0.977, 0.991),
+    "HardTimes": (0.803, 0.964, 0.993), "HowardsEnd": (0.570, 0.947, 0.998),
+    "OliverTwist": (0.790, 0.972, 0.992), "PrideAndPrejudice": (0.608, 0.972, 0.997),
+    "TheAgeOfInnocence": (0.471, 0.956, 0.992), "TheInvisibleMan": (0.770, 0.956, 0.998),
+    "TheMysteriousAffairAtStyles": (0.556, 0.941, 1.000), "ThePictureOfDorianGray": (0.834, 0.949, 0.996),
 }
 
 
@@ -129,8 +129,8 @@ def test_an_epithet_the_book_keeps_for_one_person_is_kept(pdnc):
 
 def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc):
     """The book's own hold (`calibration.book_hold`): Anne of Green Gables' kept guesses are right 0.99 of the time at
-    the fixed hold 0.88, so it goes down to 0.75 and keeps more (accuracy 0.844 -> 0.889) while precision stays above
-    0.97; The Age of Innocence has no such margin and keeps 0.88. A hold given by the user is kept as given."""
+    the fixed hold 0.88, so it goes down to 0.75 and keeps more (accuracy 0.827 -> 0.886) while precision stays above
+    0.97; The Age of Innocence has hardly any margin and keeps 0.875. A hold given by the user is kept as given."""
     from extractors.novel.calibration import book_hold
 
     def run(book, hold=None):
@@ -143,7 +143,7 @@ def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc)
     assert lowest < 0.88 <= lowest_fixed
     assert own["accuracy"] >= fixed["accuracy"] + 0.03 and own["precision"] >= 0.97, (own, fixed)
     age, lowest_age = run("TheAgeOfInnocence")
-    assert lowest_age >= 0.88 and age["precision"] >= 0.95
+    assert lowest_age >= 0.87 and age["precision"] >= 0.95
     assert book_hold([0.99] * 9 + [0.8, 0.5], 0.88) == 0.8 and book_hold([0.9] * 5, 0.88) == 0.88
     # the kept guesses' mean confidence must stay >= 0.95: 0.952 goes down to 0.8, 0.9425 does not
     assert book_hold([0.99] * 4 + [0.8], 0.88) == 0.8 and book_hold([0.99] * 3 + [0.8], 0.88) == 0.88

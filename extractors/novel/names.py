@@ -5,7 +5,8 @@ Aliases come only from the character configs (or the PDNC character list). Deriv
 `Miss Harris` where they name one character (`derived_forms`); in Chinese, `宝玉` for `贾宝玉` (`given_names_zh`).
 A name must be written with a capital letter (so the character `Time` is not found in
 "a long time"). When one surface form belongs to several characters it goes to the first one
-configured (callers list major characters first).
+configured (callers list major characters first). A character listed by a title alone (`The Master`) is not
+found where the title begins a longer name (`Master Charles Bates`: the longer name's character, or nobody).
 """
 
 from __future__ import annotations
@@ -116,13 +117,15 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
     return out
 
 
-# a character known only by a title (`The Master`, `the Doctor`) is not the title of a longer name
+# words that are titles when a name follows them (`Master Charles Bates`): a character listed by such a word alone
+# (`The Master`) is not named there
 _TITLE_WORDS = {"master", "doctor", "captain", "colonel", "major", "general", "sir", "lady", "lord", "miss", "madame",
                 "professor", "judge", "father", "mother", "aunt", "uncle", "cousin", "sister", "brother", "king", "queen",
                 "prince", "princess", "count", "countess", "duke", "duchess", "baron", "marquis", "squire", "mr", "mrs"}
 
 
 _NEXT_WORD = re.compile(r"\s+(?=[A-Z])")
+_WORD = re.compile(r"[\w'-]+")
 
 
 def _is_title(surface: str) -> bool:
@@ -204,7 +207,7 @@ class NameIndex:
             nm = self.regex.match(text, w.end(), end)
             if nm and self.lookup(nm.group(1)) != self.lookup(m.group(1)):
                 return nm
-            at = re.compile(r"[\w'-]+").match(text, w.end(), end).end()
+            at = _WORD.match(text, w.end(), end).end()
         return None
 
     def mentions(self, text: str, start: int = 0, end: int | None = None) -> list[Mention]:

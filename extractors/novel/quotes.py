@@ -9,7 +9,10 @@ there, and continues into the next paragraph when that paragraph opens with a qu
 
 Quotations of one paragraph separated only by a short speech tag
 (“I am,” said she, “quite sure.”) are joined into one utterance with several spans — unless the
-narration between hands the word to someone else (`handover`).
+narration between hands the word to someone else (`handover`) or the second part has a tag of its own
+(`"Come up," said a Voice. "You'd better move on," said the mariner.`). A part that opens in lower case after a
+tagged part goes on with its sentence, whatever the clause between (`"I hope," said Oliver, when Mrs. Maylie
+returned, "that …"`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ lines.jsonl from the extractor's hold: the book's own, 0.88 or lower where its g
 introduced, this lifted story purity (own words 0.958 -> 0.968, every quotation right 0.948 -> 0.954) for 7% fewer
 stories. A tag guess (`she said`, evidence explicit-verb) below `tag_floor` (0.88, the fixed hold) likewise: a book's
 own lower hold adds lines, not words put in a character's mouth in a story (with it, purity stayed 0.965 / 0.958
-instead of falling to 0.964 / 0.955; with the tables refit with `book_named` it is 0.964 / 0.958). Cues, subtitles and voices are not touched.
+instead of falling to 0.964 / 0.955; with the tables refit with `book_named` it is 0.964 / 0.958). Cues, subtitles
+and voices are not touched.
 
 Solo stories (`solo.py`). R's lines that answer no one (a quote page, a monologue, a voice line, a
 line the exchange stories left out) become stories of their own kind after the exchange pass: the

@@ -273,10 +273,16 @@ def _own_tag(between: str, after: str) -> bool:
     between the last two parts (a text that lost its paragraph breaks)."""
     if between.strip() and not re.search(r"[.!?]\s*$", between.strip()):
         return False
-    verb = r"(?:" + VERBS_EN + r")\b"
-    return re.match(r"[\s,]*(?:" + verb + r"\s+(?:(?:the|a|an|his|her|their)\s+[a-z]|the\s+[A-Z]|(?:" + ADJ_BARE.pattern + r")?[A-Z])"
-                    r"|(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + r")",
-                    after) is not None
+    return _TAG_OPENING.match(after) is not None
+
+
+_VERB = r"(?:" + VERBS_EN + r")\b"
+_NAME_VERB = r"[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + _VERB
+# text that opens with a speech tag naming its speaker (`said Oliver`, `Mr. Jackson continued`), and one that may
+# also describe it (`said the mariner`, `remarked skeptical Anne`)
+_NAME_TAG_OPENING = re.compile(r"[\s,]*(?:" + _VERB + r"\s+(?:the\s+)?[A-Z]|" + _NAME_VERB + ")")
+_TAG_OPENING = re.compile(r"[\s,]*(?:" + _VERB + r"\s+(?:(?:the|a|an|his|her|their)\s+[a-z]|the\s+[A-Z]|(?:" + ADJ_BARE.pattern
+                          + r")?[A-Z])|(?:the\s+)?" + _NAME_VERB + ")")
 
 
 # `"…" and a Canary called out …, "…"` / `"…"; and Beaufort retorted: "…"` / `"…"  To which Miss Louisa
@@ -293,9 +299,8 @@ _VOICE = re.compile(r"\b[A-Z][\w.-]*(?:'s|’s)\s+(?:[a-z]+\s+){0,2}voice\b")  #
 def _goes_on(between: str, words: str) -> bool:
     """`"I hope," said Oliver, when Mrs. Maylie returned, "that nothing …"`: a part that opens in lower case
     goes on with the sentence of the part before, whatever the clause between says."""
-    verb = r"(?:" + VERBS_EN + r")\b"
-    tagged = re.match(r"[\s,]*(?:" + verb + r"\s+(?:the\s+)?[A-Z]|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s+" + verb + ")", between)
-    return tagged is not None and words.lstrip()[:1].islower() and not _SENT_BREAK.search(_untitled(between))
+    return _NAME_TAG_OPENING.match(between) is not None and words.lstrip()[:1].islower() \
+        and not _SENT_BREAK.search(_untitled(between))
 
 
 def _untitled(b: str) -> str:

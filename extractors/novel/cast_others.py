@@ -65,6 +65,20 @@ def complete_cast(configured: list[Character], text: str, language: str, work: s
     return configured, others
 
 
+def mark_narrator(configured: list[Character], text: str, language: str) -> list[Character]:
+    """The configured characters with the first-person narrator marked (a copy) when the text is told in the first
+    person and none is marked: the discovered narrator's names single out one of them (`Hastings`, whom the others
+    call `Mr. Hastings`). Unchanged otherwise."""
+    from .cast import discover_cast
+
+    if not configured or any(c.narrator for c in configured):
+        return configured
+    cast = discover_cast(text, language, by_lines=False)
+    if not any(m.narrator for m in cast):
+        return configured
+    return _mark_narrator(configured, cast, _complete_names(configured, cast, language)[2])
+
+
 def configured_matches(configured: list[Character], cast: list[CastMember], language: str) -> dict[str, str]:
     """Discovered member id -> the configured character it is taken for (as `complete_cast` decides)."""
     return _complete_names(configured, cast, language)[1]

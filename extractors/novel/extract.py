@@ -20,6 +20,7 @@ from extractors.text import mask_gutenberg
 from extractors.textio import read_text
 
 from .attribution import Attribution, Attributor
+from .cast_others import mark_narrator
 from .chapters import split_chapters, split_paragraphs
 from .names import NameIndex
 from .quotes import Quote, detect_style, find_quotes, uncovered
@@ -162,6 +163,8 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     language = language or detect_language(text)
     if language not in ("en", "zh"):
         raise InputError(f"language must be en or zh, not {language!r}")
+    if language == "en":  # `said I` goes to the narrator, configured or not (`Hastings` in a list without the flag)
+        chars = mark_narrator(chars, text, language)
     chapters, paras, para_ch, quotes, attrs = analyse(text, chars, language, min_confidence)
     if not quotes:
         raise InputError(f"no quotations found in {len(paras)} paragraph(s); is this a novel with dialogue?", path)

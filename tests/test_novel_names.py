@@ -54,3 +54,29 @@ def test_a_title_only_name_before_a_longer_name_is_its_title(tmp_path):
              Character("charley_bates", "Charley Bates", "o", aliases=["Bates", "Master Bates"], gender="male")]
     lines = [ln for ln in extract_novel(p, "o", chars, language="en", min_confidence=0.9) if ln.kind == "dialogue"]
     assert [(ln.speaker, ln.name) for ln in lines] == [("charley_bates", "Bates"), (None, None), ("the_master", "the Master")]
+
+
+def test_a_description_in_the_list_names_nobody_by_its_first_word(pdnc):
+    """PDNC lists descriptions beside names (`His Father'S Chauffeur`, `Her Sister`, `Alice'S Sister`, `One Of The
+    Policemen`): their words alone are no names, or every `His`/`Her`/`One` opening a sentence is that person."""
+    from extractors.novel import pdnc as pdnc_mod
+
+    for book, words in [("HowardsEnd", ("His", "Chauffeur")), ("AlicesAdventuresInWonderland", ("Her", "Sister")),
+                        ("TheInvisibleMan", ("One", "Policemen"))]:
+        idx = NameIndex(pdnc_mod.load_characters(pdnc / book))
+        assert [w for w in words if idx.lookup(w)] == [], book
+    idx = NameIndex(pdnc_mod.load_characters(pdnc / "HowardsEnd"))
+    assert idx.lookup("Crane") and idx.lookup("His Father'S Chauffeur")  # the entry's own names still match
+
+
+def test_the_start_of_a_possessive_name_is_no_mention(pdnc):
+    """`with all Lawrence Lefferts's practised glibness, while she listened …, saying:` (The Age of Innocence): the
+    possessive is nobody's mention, and neither is its `Lawrence` alone (before, the line went to Lefferts)."""
+    from extractors.novel import pdnc as pdnc_mod
+
+    d = pdnc / "TheAgeOfInnocence"
+    text = (d / "novel_text.txt").read_text(encoding="utf-8")
+    at = text.index("Lawrence Lefferts's practised glibness")
+    idx = NameIndex(pdnc_mod.load_characters(d))
+    assert idx.mentions(text, at - 40, at + 60) == []
+    assert [m.surface for m in idx.mentions("Lawrence Lefferts said and Lawrence went")] == ["Lawrence Lefferts", "Lawrence"]

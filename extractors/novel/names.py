@@ -18,6 +18,11 @@ from extractors.characters import Character
 
 _TITLE_RE = re.compile(r"^(Mr|Mrs|Ms|Dr|St|Capt|Col)\.\s*", re.I)
 _ARTICLE_RE = re.compile(r"^(the|a|an)\s+", re.I)
+_POSSESSIVE_NEXT = re.compile(r"[ \t]+([A-Z][\w-]*)(?:['’]s?|\ss)(?!\w)")  # ` Lefferts's`, ` Lefferts s` (apostrophe lost)
+# a listed name opening with one of these, or with a possessive (`Alice's Sister`), is a description (`The First
+# Housemaid`, `His Father's Chauffeur`, `One Of The Policemen`): its words name nobody alone (`His`, `One`, `Sister`)
+_DESCRIPTION_RE = re.compile(r"^(?:the|a|an|his|her|their|my|our|your|its|one|some|another|this|that|these|those)\s+",
+                             re.I)
 
 
 @dataclass
@@ -89,7 +94,7 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
     titled_lasts: dict[str, set[str]] = {}
     for c in chars:
         for n in [c.name, *c.aliases]:
-            if _ARTICLE_RE.match(n.strip()):  # `The First Housemaid` is a description: `First` names nobody
+            if _DESCRIPTION_RE.match(n.strip()) or re.search(r"['’][sS]\s", n):  # `The First Housemaid`, `Alice's Sister`
                 continue
             title, toks = name_tokens(n)
             if not toks or (len(toks) == 1 and not title):
@@ -210,6 +215,12 @@ class NameIndex:
             at = _WORD.match(text, w.end(), end).end()
         return None
 
+    def _cut_possessive(self, text: str, name: str, end: int) -> bool:
+        """`Lawrence` of `Lawrence Lefferts's glibness`: the start of a longer listed name written as a possessive
+        (which is no mention), not a mention of its own."""
+        w = _POSSESSIVE_NEXT.match(text, end)
+        return bool(w) and self.language != "zh" and f"{' '.join(name.split())} {w.group(1)}".casefold() in self.forms
+
     def mentions(self, text: str, start: int = 0, end: int | None = None) -> list[Mention]:
         if self.regex is None:
             return []
@@ -226,6 +237,6 @@ class NameIndex:
                 start = m.start(1) + cap.end()
                 name = name[cap.end():]
             cid = self.forms.get(" ".join(name.split()).casefold())
-            if cid:
+            if cid and not self._cut_possessive(text, name, m.end()):
                 out.append(Mention(start, m.end(), cid, text[start:m.end()] if start != m.start() else m.group(0)))
         return [m for k, m in enumerate(out) if not (k + 1 < len(out) and _title_of_next(text, m, out[k + 1]))]

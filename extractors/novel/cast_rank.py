@@ -17,7 +17,7 @@ from .cast_member import CastMember
 
 def rank_by_lines(text: str, cast: list[CastMember], language: str) -> list[CastMember]:
     """`cast` with `lines` filled in, most lines first (then `speaks`, `count`, name)."""
-    from .extract import analyse
+    from .analysis import analyse
 
     chars = [m.to_character("cast", language) for m in cast]
     if not chars:

@@ -19,12 +19,10 @@ from extractors.records import Line
 from extractors.text import mask_gutenberg
 from extractors.textio import read_text
 
-from .attribution import Attribution, Attributor
+from .analysis import analyse
+from .attribution import Attribution
 from .cast_others import mark_narrator
-from .chapters import split_chapters, split_paragraphs
-from .names import NameIndex
-from .quotes import Quote, detect_style, find_quotes, uncovered
-from .zh_script import simplified_view
+from .quotes import Quote, uncovered
 
 log = logging.getLogger(__name__)
 
@@ -49,36 +47,6 @@ def _clean(s: str, language: str) -> str:
 
 def _has_words(s: str) -> bool:
     return any(ch.isalnum() for ch in s)
-
-
-def analyse(text: str, characters: list[Character], language: str, min_confidence: float | None = None
-            ) -> tuple[list, list[tuple[int, int]], list[int], list[Quote], list[Attribution]]:
-    """Chapters, paragraphs, paragraph->chapter, quotes and their rule attributions (guesses below
-    `min_confidence` held back; None: the attribution default)."""
-    chapters = split_chapters(text)
-    paras: list[tuple[int, int]] = []
-    para_ch: list[int] = []
-    for ci, ch in enumerate(chapters):
-        for s, e in split_paragraphs(text, ch.start, ch.end):
-            if ch.title and s == ch.start:  # the heading line itself
-                line_end = text.find("\n", s)
-                line_end = e if line_end < 0 or line_end > e else line_end
-                if text[line_end:e].strip():
-                    s = line_end + 1 + (len(text[line_end + 1:e]) - len(text[line_end + 1:e].lstrip()))
-                else:
-                    continue
-            paras.append((s, e))
-            para_ch.append(ci)
-    view = simplified_view(text) if language == "zh" else None  # traditional: the rules read a simplified copy
-    if view:
-        text, characters = view.text, [view.character(c) for c in characters]
-    index = NameIndex(characters, language)
-    quotes = find_quotes(text, paras, detect_style(text), index.gender_of)
-    attrs = Attributor(text, paras, quotes, index, language, min_confidence, para_ch).run() if quotes else []
-    if view:
-        for a in attrs:
-            a.surface = view.back(a.surface)
-    return chapters, paras, para_ch, quotes, attrs
 
 
 def _events(text: str, paras: list[tuple[int, int]], quotes: list[Quote]) -> list[tuple[int, int, str, object]]:

@@ -1,0 +1,44 @@
+"""Novel text -> its structure and rule attributions: chapters, paragraphs, quotations, and each quotation's
+speaker guess. Used by `extract.extract_novel` (which makes line records of them) and by `cast_rank` (which counts
+each discovered member's lines); kept apart so that cast discovery does not import the extractor that marks the
+narrator it discovers."""
+
+from __future__ import annotations
+
+from extractors.characters import Character
+
+from .attribution import Attribution, Attributor
+from .chapters import split_chapters, split_paragraphs
+from .names import NameIndex
+from .quotes import Quote, detect_style, find_quotes
+from .zh_script import simplified_view
+
+
+def analyse(text: str, characters: list[Character], language: str, min_confidence: float | None = None
+            ) -> tuple[list, list[tuple[int, int]], list[int], list[Quote], list[Attribution]]:
+    """Chapters, paragraphs, paragraph->chapter, quotes and their rule attributions (guesses below
+    `min_confidence` held back; None: the attribution default)."""
+    chapters = split_chapters(text)
+    paras: list[tuple[int, int]] = []
+    para_ch: list[int] = []
+    for ci, ch in enumerate(chapters):
+        for s, e in split_paragraphs(text, ch.start, ch.end):
+            if ch.title and s == ch.start:  # the heading line itself
+                line_end = text.find("\n", s)
+                line_end = e if line_end < 0 or line_end > e else line_end
+                if text[line_end:e].strip():
+                    s = line_end + 1 + (len(text[line_end + 1:e]) - len(text[line_end + 1:e].lstrip()))
+                else:
+                    continue
+            paras.append((s, e))
+            para_ch.append(ci)
+    view = simplified_view(text) if language == "zh" else None  # traditional: the rules read a simplified copy
+    if view:
+        text, characters = view.text, [view.character(c) for c in characters]
+    index = NameIndex(characters, language)
+    quotes = find_quotes(text, paras, detect_style(text), index.gender_of)
+    attrs = Attributor(text, paras, quotes, index, language, min_confidence, para_ch).run() if quotes else []
+    if view:
+        for a in attrs:
+            a.surface = view.back(a.surface)
+    return chapters, paras, para_ch, quotes, attrs

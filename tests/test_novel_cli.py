@@ -47,7 +47,8 @@ def test_extract_alice_sample(root, samples):
     assert "attributed" in p.stdout and "rule guesses kept from confidence 0.75" in p.stdout
     # no hold given: the book's own (calibration.book_hold), here the lowest, 0.75; said in the metrics too
     metrics = json.loads((root / "metrics" / "novel_alice29.json").read_text(encoding="utf-8"))
-    assert metrics["least_confidence_kept"] == min(ln.confidence for ln in dia if ln.speaker) == 0.75
+    least = metrics["least_confidence_kept"]
+    assert least == min(ln.confidence for ln in dia if ln.speaker) and 0.75 <= least < 0.76, least
 
 
 def test_extract_sanguo_sample(root, samples):

@@ -2,8 +2,8 @@
 
 The default hold is the book's own (`calibration.book_hold`: 0.88, or lower where the book's guesses are sure
 enough: their mean calibrated confidence stays >= 0.95); it keeps precision >= 0.90 on every book
-(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.957 on
-average, worst 0.922). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
+(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.958 on
+average, worst 0.920). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at the default (the book's own) hold: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.499, 0.934, 0.997), "AlicesAdventuresInWonderland": (0.894, 0.983, 0.998),
+    "ARoomWithAView": (0.500, 0.933, 0.997), "AlicesAdventuresInWonderland": (0.897, 0.984, 0.998),
     "AnneOfGreenGables": (0.886, 0.983, 0.994), "DaisyMiller": (0.851, 0.977, 0.991),
-    "HardTimes": (0.803, 0.964, 0.993), "HowardsEnd": (0.570, 0.947, 0.998),
-    "OliverTwist": (0.790, 0.972, 0.992), "PrideAndPrejudice": (0.608, 0.972, 0.997),
-    "TheAgeOfInnocence": (0.471, 0.956, 0.992), "TheInvisibleMan": (0.770, 0.956, 0.998),
-    "TheMysteriousAffairAtStyles": (0.556, 0.941, 1.000), "ThePictureOfDorianGray": (0.834, 0.949, 0.996),
+    "HardTimes": (0.803, 0.964, 0.993), "HowardsEnd": (0.584, 0.950, 0.998),
+    "OliverTwist": (0.790, 0.975, 0.997), "PrideAndPrejudice": (0.610, 0.972, 0.997),
+    "TheAgeOfInnocence": (0.482, 0.959, 0.992), "TheInvisibleMan": (0.771, 0.956, 0.998),
+    "TheMysteriousAffairAtStyles": (0.559, 0.941, 1.000), "ThePictureOfDorianGray": (0.835, 0.949, 0.996),
 }
 
 
@@ -142,7 +142,7 @@ def test_an_epithet_the_book_keeps_for_one_person_is_kept(pdnc):
 def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc):
     """The book's own hold (`calibration.book_hold`): Anne of Green Gables' kept guesses are right 0.99 of the time at
     the fixed hold 0.88, so it goes down to 0.75 and keeps more (accuracy 0.827 -> 0.886) while precision stays above
-    0.97; The Age of Innocence has hardly any margin and keeps 0.875. A hold given by the user is kept as given."""
+    0.97; The Age of Innocence has hardly any margin and keeps 0.87. A hold given by the user is kept as given."""
     from extractors.novel.calibration import book_hold
 
     def run(book, hold=None):

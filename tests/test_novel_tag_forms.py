@@ -477,3 +477,14 @@ def test_a_description_listed_without_gender_is_an_epithet_for_turn_taking(tmp_p
              Character("henry", "Lord Henry", "t", gender="male"), Character("painter", "The Painter", "t")]
     got = tagged(tmp_path, text, chars)
     assert got[1][0] == "basil" and got[1][1].startswith("verb-descr/") and got[1][1].endswith("/conv")
+
+
+def test_the_name_before_an_aside_that_ends_at_the_verb_is_the_speaker(tmp_path):
+    # A Room with a View: the aside names George (and a `she`); Miss Bartlett speaks (before: George, kept at 0.95)
+    text = ('Chapter 1\n\n"Then certainly I won\'t play," said Cecil, while Miss Bartlett, under the impression that she was '
+            'snubbing George, added: "I agree with you, Mr. Vyse. You had much better not play. Much better not."\n')
+    chars = [Character("charlotte", "Miss Bartlett", "r", aliases=["Charlotte"], gender="female"),
+             Character("george", "George Emerson", "r", aliases=["George"], gender="male"),
+             Character("cecil", "Cecil Vyse", "r", aliases=["Cecil", "Mr. Vyse"], gender="male")]
+    got = tagged(tmp_path, text, chars)
+    assert got[0][0] == "cecil" and got[1] == ("charlotte", "pre-name-appos-verb")

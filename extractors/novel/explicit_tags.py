@@ -373,8 +373,21 @@ class TagMixin(RoleMixin):
             if self._APPOS.match(gap) and not self._PREP.search(t[max(a, nm.start - 16):nm.start]) \
                     and not self.mentions(nm.end, v) and not re.search(r"\b(?:he|she|they|I)\b", gap):
                 return nm.cid, nm.surface, "pre-name-appos-verb"
-            return None
+            return self._name_before_aside(a, v)
         return None
+
+    def _name_before_aside(self, a: int, v: int) -> tuple[str, str, str] | None:
+        """`while Miss Bartlett, under the impression that she was snubbing George, added:`: the name right before a
+        comma-enclosed aside that ends at the speech verb, whatever the aside names."""
+        t = self.text
+        m = self._APPOS.search(t, a, v)
+        if m is None or m.end() != v:
+            return None
+        before = [nm for nm in self.mentions(a, m.start()) if not t[nm.end:m.start()].strip()]
+        if not before or t[before[-1].end:before[-1].end + 2] in ("'s", "’s") \
+                or self._PREP.search(t[max(a, before[-1].start - 16):before[-1].start]):
+            return None
+        return before[-1].cid, before[-1].surface, "pre-name-appos-verb"
 
     _HEAR_OBJ = re.compile(r"\b(?:hear|hears|heard|hearing)\s+(him|her|it|them|[A-Z])")
 

@@ -488,3 +488,13 @@ def test_the_name_before_an_aside_that_ends_at_the_verb_is_the_speaker(tmp_path)
              Character("cecil", "Cecil Vyse", "r", aliases=["Cecil", "Mr. Vyse"], gender="male")]
     got = tagged(tmp_path, text, chars)
     assert got[0][0] == "cecil" and got[1] == ("charlotte", "pre-name-appos-verb")
+
+
+def test_a_known_relative_who_speaks_is_the_speaker(tmp_path):
+    # Howards End: `his father` is Mr. Wilcox (kinship: Mr. and Mrs. Wilcox, the parents of Charles Wilcox); before, the line went to Charles
+    text = ('Chapter 1\n\nDolly asked whether she might see the note. Charles looked at his father for permission, who '
+            'said abstractedly, "Give it her."\n')
+    chars = [Character("henry", "Mr. Wilcox", "h", aliases=["Henry Wilcox"], gender="male"),
+             Character("charles", "Charles Wilcox", "h", aliases=["Charles"], gender="male"),
+             Character("ruth", "Mrs. Wilcox", "h", gender="female"), Character("dolly", "Dolly", "h", gender="female")]
+    assert tagged(tmp_path, text, chars) == [("henry", "pre-name-who-verb")]

@@ -455,7 +455,10 @@ class TagMixin(RoleMixin):
         if appos:  # `while Margaret, thoughtful again, said:` / `the White Rabbit, who said in a low voice,`
             return Attribution(appos[0], 0.9, "explicit-verb", appos[2], appos[1])
         wm = NP_WHO.search(t, cut, v_start)
-        if wm and not self.mentions(wm.start(), v_start):  # `looked at his father for permission, who said`
+        kin = self.mentions(wm.start(), v_start) if wm else []
+        if len(kin) == 1 and kin[0].start == wm.start():  # `his father …, who said`, the father known (`kinship`)
+            return Attribution(kin[0].cid, 0.9, "explicit-verb", "pre-name-who-verb", kin[0].surface)
+        if wm and not kin:  # `looked at his father for permission, who said`
             return Attribution(want_gender=NOUN_GENDER.get(wm.group(1)), pron_tag=True, surface=wm.group(0).split(",")[0],
                                rule="pre-noun-verb", verb=vm.group(0), addressees=self._addressees(v_start + len(vm.group(0)), e))
         for nm in self.mentions(cut, v_start):  # `…, when Elizabeth called out,`: the name right before the verb

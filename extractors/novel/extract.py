@@ -123,6 +123,9 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     default `attribution.DEFAULT_MIN_CONFIDENCE`; 0: every guess). With an LLM, held quotes are
     sent to it, and a held guess fills only a quote the LLM leaves unresolved.
 
+    An English text told in the first person gets its narrator among `characters` marked when none is
+    (`cast_others.mark_narrator`: `said I` is theirs).
+
     Raises InputError for an empty or undecodable file and for a text without quotations."""
     path = Path(path)
     chars = list(characters.values()) if isinstance(characters, dict) else list(characters)

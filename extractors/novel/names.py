@@ -6,7 +6,9 @@ Aliases come only from the character configs (or the PDNC character list). Deriv
 A name must be written with a capital letter (so the character `Time` is not found in
 "a long time"). When one surface form belongs to several characters it goes to the first one
 configured (callers list major characters first). A character listed by a title alone (`The Master`) is not
-found where the title begins a longer name (`Master Charles Bates`: the longer name's character, or nobody).
+found where the title begins a longer name (`Master Charles Bates`: the longer name's character, or nobody). A
+listed description (`His Father's Chauffeur`, `Alice's Sister`) lends no short form, and the start of a listed name
+written as a possessive (`Lawrence` of `Lawrence Lefferts's`) is no mention.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ _POSSESSIVE_NEXT = re.compile(r"[ \t]+([A-Z][\w-]*)(?:['’]s?|\ss)(?!\w)")  # `
 # Housemaid`, `His Father's Chauffeur`, `One Of The Policemen`): its words name nobody alone (`His`, `One`, `Sister`)
 _DESCRIPTION_RE = re.compile(r"^(?:the|a|an|his|her|their|my|our|your|its|one|some|another|this|that|these|those)\s+",
                              re.I)
+_POSSESSIVE_WORD = re.compile(r"['’][sS]\s")
 
 
 @dataclass
@@ -94,7 +97,7 @@ def derived_forms(chars: list[Character]) -> dict[str, str]:
     titled_lasts: dict[str, set[str]] = {}
     for c in chars:
         for n in [c.name, *c.aliases]:
-            if _DESCRIPTION_RE.match(n.strip()) or re.search(r"['’][sS]\s", n):  # `The First Housemaid`, `Alice's Sister`
+            if _DESCRIPTION_RE.match(n.strip()) or _POSSESSIVE_WORD.search(n):  # `The First Housemaid`, `Alice's Sister`
                 continue
             title, toks = name_tokens(n)
             if not toks or (len(toks) == 1 and not title):

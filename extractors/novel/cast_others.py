@@ -19,7 +19,8 @@ The narrator is found the same way: when no configured character is marked `narr
 in the first person, the discovered narrator's names (`Hastings`, from the vocatives of the replies) pick the one
 configured character they match, who becomes the narrator; if they match none, the narrator joins the others.
 Without this, a user who configured Mr. Hastings for The Mysterious Affair at Styles without the flag got 2 of his
-445 quotations and every `said I` given to someone else (precision 0.959 -> 0.859).
+445 quotations and every `said I` given to someone else (precision 0.959 -> 0.859). `mark_narrator` does this
+alone for `extract_novel` (a PDNC list without `_narr`), from the same discovered cast (`_discovered`, found once).
 
 What else a configuration leaves out is taken from the cast too (`_complete_names`): a member whose names resolve
 to one configured character lends it the names it was merged with (`Lizzy` to `Elizabeth`, `May` to `Miss
@@ -32,6 +33,7 @@ still chosen by the configured names alone. With the three most quoted character
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Callable
 
 from extractors.characters import Character
@@ -42,16 +44,23 @@ from .names import NameIndex, name_tokens
 from .zh_script import written_forms
 
 
+@lru_cache(maxsize=2)
+def _discovered(text: str, language: str) -> tuple[CastMember, ...]:
+    """The cast found in the text (`cast.discover_cast`), once per text: `complete_cast` and then `extract_novel`'s
+    `mark_narrator` both ask for it on the user's path. Read only."""
+    from .cast import discover_cast
+
+    return tuple(discover_cast(text, language, by_lines=False))
+
+
 def complete_cast(configured: list[Character], text: str, language: str, work: str
                   ) -> tuple[list[Character], list[Character]]:
     """The configured characters (completed from the text: `_complete_names`, and the narrator marked when the text
     has one and the configuration does not say), and the discovered people who speak in the text and match none of
     them (ids never clash)."""
-    from .cast import discover_cast
-
     if language == "zh":  # `贾宝玉` configured for a traditional text is its `賈寶玉`
         configured = written_forms(configured, text)
-    cast = discover_cast(text, language, by_lines=False)
+    cast = _discovered(text, language)
     configured, _, resolve = _complete_names(configured, cast, language)
     configured = _mark_narrator(configured, cast, resolve)
     taken = {c.id for c in configured}
@@ -69,11 +78,9 @@ def mark_narrator(configured: list[Character], text: str, language: str) -> list
     """The configured characters with the first-person narrator marked (a copy) when the text is told in the first
     person and none is marked: the discovered narrator's names single out one of them (`Hastings`, whom the others
     call `Mr. Hastings`). Unchanged otherwise."""
-    from .cast import discover_cast
-
     if not configured or any(c.narrator for c in configured):
         return configured
-    cast = discover_cast(text, language, by_lines=False)
+    cast = _discovered(text, language)
     if not any(m.narrator for m in cast):
         return configured
     return _mark_narrator(configured, cast, _complete_names(configured, cast, language)[2])

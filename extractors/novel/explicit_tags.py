@@ -35,7 +35,7 @@ class TagMixin(RoleMixin):
         m = _AFTER_VERB.match(t, s, e)
         if m:
             pos = m.end()
-            nm = self.index.match_at(t, pos, e) if self.index.regex else None
+            nm = self.index.match_at(t, pos, e)
             if nm and (nm.group(1)[:1].isupper() or re.match(r"(?:the|an?)\s", nm.group(0))):
                 cid = self.index.lookup(nm.group(1))
                 if cid:  # `said the painter` (lower case): a description, weaker than a name
@@ -47,18 +47,18 @@ class TagMixin(RoleMixin):
             if got:
                 return Attribution(got[0], 0.95, "explicit-verb", got[1], got[2])
             am = ADJ_THE.match(t, pos, e)  # `said the unsympathetic Marilla`
-            nm = self.index.match_at(t, am.end(), e) if am and self.index.regex else None
+            nm = self.index.match_at(t, am.end(), e) if am else None
             if nm and nm.group(0) == nm.group(1) and self.index.lookup(nm.group(1)):
                 return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "verb-adj-name", nm.group(0))
             dm = re.match(r"(?:this|that)\s+", t[pos:e])  # `said this emissary`: a description named before
-            nm = self.index.match_at(t, pos + dm.end(), e) if dm and self.index.regex else None
+            nm = self.index.match_at(t, pos + dm.end(), e) if dm else None
             if nm and nm.group(0) == nm.group(1) and nm.group(1)[:1].islower() and self.index.lookup(nm.group(1)):
                 cid = self.index.lookup(nm.group(1))
                 kind = self._descr_rule(cid, "the " + nm.group(1)).split("/")[1]
                 if kind in ("alias", "role"):
                     return Attribution(cid, 0.95, "explicit-verb", "verb-this-descr/" + kind, "this " + nm.group(0))
             am = ADJ_BARE.match(t, pos, e)  # `said wise Lucy`, `stammered unhappy Matthew`
-            nm = self.index.match_at(t, am.end(), e) if am and self.index.regex else None
+            nm = self.index.match_at(t, am.end(), e) if am else None
             if nm and nm.group(0) == nm.group(1) and nm.group(1)[:1].isupper() and self.index.lookup(nm.group(1)):
                 return Attribution(self.index.lookup(nm.group(1)), 0.95, "explicit-verb", "verb-adj-name/bare", nm.group(0))
             pm = _PRON_AFTER_VERB.match(t, pos, e)
@@ -75,7 +75,7 @@ class TagMixin(RoleMixin):
                 return Attribution(outsider=True, rule="verb-outsider", surface=om.group(0))
         lead = re.match(_LEAD, t[s:e]).end() + s
         pre = NAME_PREFIX.match(t, lead, e)
-        nm = self.index.match_at(t, pre.end() if pre else lead, e) if self.index.regex else None
+        nm = self.index.match_at(t, pre.end() if pre else lead, e)
         if nm and nm.group(1)[:1].isupper():
             vm = _VERB_ONLY.match(t, nm.end(), e)
             cid = self.index.lookup(nm.group(1))
@@ -150,7 +150,7 @@ class TagMixin(RoleMixin):
 
     def _named(self, pos: int, e: int):
         """(match, character id) of a capitalised name starting at pos, or (match or None, None)."""
-        nm = self.index.match_at(self.text, pos, e) if self.index.regex else None
+        nm = self.index.match_at(self.text, pos, e)
         return (nm, self.index.lookup(nm.group(1))) if nm and nm.group(1)[:1].isupper() else (nm, None)
 
     def _heard_tag(self, pos: int, e: int) -> Attribution | None:
@@ -477,7 +477,7 @@ class TagMixin(RoleMixin):
                 sub, cands = True, self._tag_subjects(sent, v_start, subord=True)
         if not cands:
             by = re.match(r"\s+by\s+", tail)
-            nm = self.index.match_at(t, v_start + len(vm.group(0)) + by.end(), e) if by and self.index.regex else None
+            nm = self.index.match_at(t, v_start + len(vm.group(0)) + by.end(), e) if by else None
             if nm and self.index.lookup(nm.group(1)):  # `thus accosted by Miss Bingley,`
                 return Attribution(self.index.lookup(nm.group(1)), 0.9, "explicit-verb", "pre-by-name", nm.group(0))
             return None

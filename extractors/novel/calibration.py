@@ -71,7 +71,7 @@ RULE_PRECISION: dict[str, float] = {
     "pre-pronoun-verb/narr-before": 0.75,
     "pre-pronoun-verb/only-part": 0.75,
     "pre-pronoun-verb/only-part-final": 0.333,
-    "pre-pronoun-verb/other-part": 0.5,
+    "pre-pronoun-verb/other-part": 0.667,
     "pre-pronoun-verb/p2": 0.5,
     "pre-pronoun-verb/para-speaker": 0.878,
     "pre-pronoun-verb/prev-addressee": 0.5,
@@ -137,58 +137,58 @@ RULE_PRECISION: dict[str, float] = {
 # turn is the unusual one, so its guess is less sure; leave-one-book-out own-hold accuracy 0.700 -> 0.706, mean
 # precision 0.958 -> 0.957)
 TURN_WEIGHTS: dict[str, float] = {
-    "bias": -1.1967,
-    "posterior": 0.3493,
-    "before_agrees": 0.035,
-    "before_contradicts": 0.1235,
-    "after_agrees": 0.0647,
-    "after_contradicts": 0.0785,
-    "both_agree": 0.3255,
-    "two_people": -0.2051,
-    "nobody_tagged": 0.5944,
-    "addressed": 0.0667,
-    "clean_alternation": 0.8055,
-    "clean_and_sure": -0.3645,
-    "pronoun_tag": 0.2219,
-    "first_turn": -0.0063,
-    "log_turns": 0.3422,
-    "near_before": -0.0565,
-    "near_after": 0.0734,
-    "margin": 0.0339,
-    "gap_before": -0.2149,
-    "narration_is_guess": -0.6254,
-    "narration_is_other": -0.4512,
-    "two_present": -0.1471,
-    "crowd": -0.2178,
-    "sug_agrees": 0.1804,
-    "sug_disagrees": -0.9623,
-    "prev_addressed": -0.0119,
-    "next_addressed": 0.1133,
-    "gender_unique": 0.681,
-    "gender_crowd": -0.024,
-    "narr_before_is_guess": 0.0712,
-    "alt2": 0.1382,
-    "alt2_no": -0.2285,
-    "alt_next2": -0.0276,
-    "alt_next2_no": 0.0038,
-    "repeat": 0.0607,
-    "local_n": -0.0403,
-    "mentioned": -0.0307,
-    "soft_gender_bad": -0.3861,
-    "mixed_pair_pron": 0.3179,
-    "post_logit": 0.5441,
-    "pron_post": -0.9691,
-    "post99": -0.2027,
-    "sug_good": 0.8809,
-    "noun_tag": -0.3492,
-    "pre_pron_tag": -0.2443,
-    "style_agrees": 0.5909,
-    "style_disagrees": 0.0603,
-    "epithet_one": 2.8337,
-    "epithet_scattered": -1.2643,
-    "form_used": 0.9175,
-    "form_never": -0.7012,
-    "book_named": -1.6135
+    "bias": -1.1756,
+    "posterior": 0.3277,
+    "before_agrees": -0.0069,
+    "before_contradicts": 0.1172,
+    "after_agrees": 0.0286,
+    "after_contradicts": 0.0533,
+    "both_agree": 0.3326,
+    "two_people": -0.1997,
+    "nobody_tagged": 0.5453,
+    "addressed": 0.3307,
+    "clean_alternation": 0.7916,
+    "clean_and_sure": -0.3882,
+    "pronoun_tag": 0.1111,
+    "first_turn": -0.0053,
+    "log_turns": 0.3355,
+    "near_before": -0.0447,
+    "near_after": 0.0853,
+    "margin": 0.1077,
+    "gap_before": -0.1958,
+    "narration_is_guess": -0.6286,
+    "narration_is_other": -0.4707,
+    "two_present": -0.0572,
+    "crowd": -0.1602,
+    "sug_agrees": 0.1659,
+    "sug_disagrees": -0.9733,
+    "prev_addressed": -0.0678,
+    "next_addressed": -0.0016,
+    "gender_unique": 0.6968,
+    "gender_crowd": -0.0961,
+    "narr_before_is_guess": 0.0234,
+    "alt2": 0.121,
+    "alt2_no": -0.2476,
+    "alt_next2": -0.0084,
+    "alt_next2_no": 0.0386,
+    "repeat": 0.0255,
+    "local_n": -0.0405,
+    "mentioned": -0.0521,
+    "soft_gender_bad": -0.4169,
+    "mixed_pair_pron": 0.3223,
+    "post_logit": 0.5404,
+    "pron_post": -0.8188,
+    "post99": -0.2271,
+    "sug_good": 0.8951,
+    "noun_tag": -0.3845,
+    "pre_pron_tag": -0.2208,
+    "style_agrees": 0.6101,
+    "style_disagrees": 0.054,
+    "epithet_one": 2.8413,
+    "epithet_scattered": -1.2495,
+    "form_used": 0.9054,
+    "form_never": -0.7401,
+    "book_named": -1.7041
 }
 
 
@@ -351,12 +351,12 @@ def calibrate(res: list, name_rules: tuple = ()) -> None:
 # apart (leave-one-book-out, benchmarks/novel_calibrate.py), over 0.92-0.965 x 0.6-0.85: the highest mean accuracy
 # whose kept guesses are right >= 0.955 of the time on average (0.95, the project's rule, plus a margin) with the
 # gold cast and with the discovered one, and >= 0.92 on every book (the issue asks 0.90). Rechosen by the same rule
-# when the conversation weights changed (session 37): 0.95 / 0.75 left A Room with a View at 0.913, 0.955 / 0.6 the
-# discovered cast at 0.9546. At 0.955 / 0.65, with the tables above: mean accuracy 0.665 (fixed hold) -> 0.713, mean
-# precision 0.970 -> 0.958, worst book 0.934 -> 0.926 (Oliver Twist); with the discovered cast mean precision 0.956,
-# worst 0.932.
-BUDGET_PRECISION = 0.955
-BUDGET_FLOOR = 0.65
+# in session 37 (new conversation weights, `Mr. X` shared by father and son): 0.95 / 0.75 again (0.95 / 0.7 and
+# 0.9525 / 0.65 score higher but leave the discovered cast at 0.954). With the tables above: mean accuracy 0.670
+# (fixed hold) -> 0.723, mean precision 0.971 -> 0.959, worst book 0.941 -> 0.923 (A Room with a View); with the
+# discovered cast mean precision 0.956, worst 0.925.
+BUDGET_PRECISION = 0.95
+BUDGET_FLOOR = 0.75
 
 
 def book_hold(confidences: list[float], ceiling: float) -> float:

@@ -10,7 +10,8 @@ Character lists rarely say who is whose mother, but the names do: `Mr. X` and `M
 
 So `"…," said her mother` in a scene with Elizabeth (surname Bennet) resolves to `Mrs. Bennet`
 without any book-specific knowledge. `shared_miss(surface)`: `Miss X` when several unmarried
-women share surname X (used as a form of address for any of them).
+women share surname X, `shared_mr(surface)`: `Mr. X` when several men do (used as a form of address for any of
+them).
 """
 
 from __future__ import annotations
@@ -178,4 +179,14 @@ class Kinship:
             return set()
         out = {c for c, s in self.surnames.items()
                if x in s and self.gender.get(c) == "female" and not self._is_married_x(c, x)}
+        return out if len(out) >= 2 else set()
+
+    def shared_mr(self, surface: str) -> set[str]:
+        """`Mr. X` as a form of address when several men share surname X (a father and his son, `Mr. Emerson` said to
+        George Emerson; `Mr. Wilcox` to Charles): all of them."""
+        m = re.match(r"^(?:my\s+dear(?:est)?\s+)?mr\.?\s+(.+)$", " ".join(surface.split()), re.I)
+        x = _surname(_tokens(m.group(1))) if m else None
+        if not x:
+            return set()
+        out = {c for c, s in self.surnames.items() if x in s and self.gender.get(c) == "male"}
         return out if len(out) >= 2 else set()

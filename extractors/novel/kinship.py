@@ -171,22 +171,19 @@ class Kinship:
 
     def shared_miss(self, surface: str) -> set[str]:
         """`Miss X` as a form of address when several unmarried women share surname X: all of them."""
-        m = re.match(r"^(?:my\s+dear(?:est)?\s+)?(?:miss|ms)\.?\s+(.+)$", " ".join(surface.split()), re.I)
-        if not m:
-            return set()
-        x = _surname(_tokens(m.group(1)))
-        if not x:
-            return set()
-        out = {c for c, s in self.surnames.items()
-               if x in s and self.gender.get(c) == "female" and not self._is_married_x(c, x)}
-        return out if len(out) >= 2 else set()
+        return self._shared(surface, r"(?:miss|ms)",
+                            lambda c, x: self.gender.get(c) == "female" and not self._is_married_x(c, x))
 
     def shared_mr(self, surface: str) -> set[str]:
         """`Mr. X` as a form of address when several men share surname X (a father and his son, `Mr. Emerson` said to
         George Emerson; `Mr. Wilcox` to Charles): all of them."""
-        m = re.match(r"^(?:my\s+dear(?:est)?\s+)?mr\.?\s+(.+)$", " ".join(surface.split()), re.I)
+        return self._shared(surface, r"mr", lambda c, x: self.gender.get(c) == "male")
+
+    def _shared(self, surface: str, title: str, fits) -> set[str]:
+        """The people of surname X that `fits(cid, X)` keeps, for `<title> X`, when there are two or more."""
+        m = re.match(r"^(?:my\s+dear(?:est)?\s+)?" + title + r"\.?\s+(.+)$", " ".join(surface.split()), re.I)
         x = _surname(_tokens(m.group(1))) if m else None
         if not x:
             return set()
-        out = {c for c, s in self.surnames.items() if x in s and self.gender.get(c) == "male"}
+        out = {c for c, s in self.surnames.items() if x in s and fits(c, x)}
         return out if len(out) >= 2 else set()

@@ -161,6 +161,7 @@ def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc)
     assert book_hold([0.99] * 4 + [0.8], 0.88) == 0.8 and book_hold([0.99] * 3 + [0.8], 0.88) == 0.88
     # never below the floor, 0.75
     assert book_hold([0.99] * 30 + [0.76], 0.88) == 0.76 and book_hold([0.99] * 30 + [0.7], 0.88) == 0.88
+    assert book_hold([0.99] * 3 + [0.7] * 3, 0.88) == 0.88
 
 
 def test_mr_x_said_to_the_son_is_said_to_father_or_son(pdnc):

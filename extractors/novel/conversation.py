@@ -48,6 +48,8 @@ class Turn:
     outsider: bool = False              # `said the mariner`, a description that is no cast member: someone else
     nobody: bool = False                # `said I` and no narrator in the cast: surely someone else
     style: dict | None = None           # the words' log-likelihood under each modelled candidate's style, centred
+    words: int = 0                      # words in the turn's quotes
+    length: dict | None = None          # log-density of the turn's length under each modelled candidate's, centred
 
 
 # Session 37 re-tuned five weights by coordinate search on every-guess accuracy over the 12 PDNC dev novels, from the
@@ -83,6 +85,14 @@ class Weights:
     # leave-one-book-out on the 12 PDNC dev novels (0.1 or 0.15 on every split; mean accuracy at the shipped hold,
     # each book scored with the value and calibration fitted on the other 11: 0.628 without, 0.632 with)
     style: float = 0.1
+    # per unit of the turn's centred length log-density (`Turn.length`, clipped to +-5), and the same speaker twice
+    # running where both turns have at least `long_words` words (a story told over several paragraphs) costs
+    # `repeat_long`, not `repeat` (0 / None: off). Session 38, on every-guess accuracy over the 12 PDNC dev novels:
+    # length 0 / 0.3 / 0.5 / 0.7 / 1 / 2 -> 0.8655 / 0.8671 / 0.8687 / 0.8684 / 0.8685 / 0.8654, with the long repeat
+    # (40 words, -3) 0.8696; choosing among the 15 sets tried on the other eleven books, per book: 0.8687.
+    length: float = 0.5
+    long_words: int = 40
+    repeat_long: float | None = -3.0
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,
@@ -133,9 +143,17 @@ def _lse(vals: list[float]) -> float:
 # party after a repeat; every-guess mean accuracy 0.8585 -> 0.8641 with `repeat` -9 -> -7 and `repeat_after_gap`
 # 1 -> 0 (benchmarks/novel_calibrate.py, leave-one-book-out accuracy at the shipped hold 0.7235 -> 0.7316).
 
-def _trans_parts(gap: bool, w: Weights) -> tuple[float, float]:
-    """(repeat, third) for a turn after a narration paragraph (gap) or not."""
-    return (w.repeat_after_gap if gap else w.repeat), (w.third_after_gap if gap else w.third)
+def _trans_parts(gap: bool, w: Weights, long: bool = False) -> tuple[float, float]:
+    """(repeat, third) for a turn after a narration paragraph (gap) or not; `long`: it and the turn before are long."""
+    rep = w.repeat_after_gap if gap else w.repeat
+    if long and w.repeat_long is not None:
+        rep = max(rep, w.repeat_long)
+    return rep, (w.third_after_gap if gap else w.third)
+
+
+def _kind(turns: list[Turn], k: int, w: Weights) -> tuple[bool, bool]:
+    """Which transition table turn k uses: (after a narration paragraph, it and the turn before both long)."""
+    return turns[k].gap_before, bool(w.long_words and turns[k].words >= w.long_words and turns[k - 1].words >= w.long_words)
 
 
 def _step(a: int, b: int, c: int, S: int, rep: float, third: float) -> tuple[tuple[int, int], float]:
@@ -155,10 +173,10 @@ def _moves(S: int, rep: float, third: float) -> dict[tuple[int, int], list[tuple
 
 def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights) -> list[dict]:
     """Forward log-scores over the states (a, b) of each turn; turn 0 has a = S (nobody before)."""
-    tables = {gap: _moves(S, *_trans_parts(gap, w)) for gap in (False, True)}
+    tables = {(g, lg): _moves(S, *_trans_parts(g, w, lg)) for g in (False, True) for lg in (False, True)}
     fwd = [{(S, c): em[0][c] for c in range(S)}]
     for k in range(1, len(turns)):
-        moves, emk, acc = tables[turns[k].gap_before], em[k], {}
+        moves, emk, acc = tables[_kind(turns, k, w)], em[k], {}
         for key, v in fwd[-1].items():
             for c, nxt, cost in moves[key]:
                 acc.setdefault(nxt, []).append(v + cost + emk[c])
@@ -169,11 +187,11 @@ def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights) -> li
 def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], S: int, w: Weights) -> list[dict]:
     """Backward log-scores over the same states (those the forward pass reached)."""
     n = len(turns)
-    tables = {gap: _moves(S, *_trans_parts(gap, w)) for gap in (False, True)}
+    tables = {(g, lg): _moves(S, *_trans_parts(g, w, lg)) for g in (False, True) for lg in (False, True)}
     bwd = [dict() for _ in range(n)]
     bwd[n - 1] = {key: 0.0 for key in fwd[n - 1]}
     for k in range(n - 2, -1, -1):
-        moves, em1, nxt = tables[turns[k + 1].gap_before], em[k + 1], bwd[k + 1]
+        moves, em1, nxt = tables[_kind(turns, k + 1, w)], em[k + 1], bwd[k + 1]
         bwd[k] = {key: _lse([cost + em1[c] + nxt[ns] for c, ns, cost in moves[key] if ns in nxt] or [-1e9])
                   for key in fwd[k]}
     return bwd
@@ -219,4 +237,6 @@ def _emission(turns: list[Turn], k: int, c: str, gender: dict, w: Weights) -> fl
         s += t.suggestion_weight
     if t.style and c in t.style:
         s += w.style * max(-10.0, min(10.0, t.style[c]))
+    if w.length and t.length and c in t.length:
+        s += w.length * max(-5.0, min(5.0, t.length[c]))
     return s

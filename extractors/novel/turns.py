@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .conversation import OTHER, Turn, Weights, decode
-from .speaker_style import StyleModel, tokens
+from .speaker_style import LengthModel, StyleModel, tokens
 
 PRON_GENDER = {"he": "male", "she": "female"}
 
@@ -89,8 +89,8 @@ class ConversationMixin:
     def _conversations(self, res: list[Attribution]) -> None:
         """Decode every exchange (run of quote paragraphs) with the turn-taking model and give the
         untagged turns their most likely speaker."""
-        self.style = StyleModel.fit((a.speaker, self.quotes[j].text(self.text)) for j, a in enumerate(res)
-                                    if a.speaker and a.rule in self.NAME_RULES)
+        tagged = [(a.speaker, self.quotes[j].text(self.text)) for j, a in enumerate(res) if a.speaker and a.rule in self.NAME_RULES]
+        self.style, self.lengths = StyleModel.fit(tagged), LengthModel.fit(tagged)
         for r, run in enumerate(self.runs):
             turns: list[Turn] = []
             prev_p = None
@@ -101,6 +101,7 @@ class ConversationMixin:
                 continue
             cands, prior = self._run_candidates(r, run, turns, res)
             self._style_evidence(run, turns, cands)
+            self._length_evidence(run, turns, cands)
             post = decode(turns, cands, self.index.gender, prior, w=self.weights, core=self._run_core(turns))
             if self.debug is not None:
                 self.debug.append((run, turns, cands, post))
@@ -127,6 +128,7 @@ class ConversationMixin:
                     for j in idx:
                         res[j].vocatives |= rel
         t.narr_subj, t.soft_gender = self._narr_subjects(p, t.vocatives)
+        t.words = sum(len(self.quotes[j].text(self.text).split()) for j in idx)
         t.addr_gender = self._address_gender(idx)
         lo = (prev_p + 1) if prev_p is not None else max(0, p - 1)
         if lo < p:
@@ -258,6 +260,19 @@ class ConversationMixin:
                 ll = {c: self.style.loglik(words, c) for c in modelled}
                 mean = sum(ll.values()) / len(ll)
                 turns[k].style = {c: v - mean for c, v in ll.items()}
+
+    def _length_evidence(self, run: list[int], turns: list[Turn], cands: list[str]) -> None:
+        """Each untagged turn's length under each candidate's length model, relative to their mean (`Turn.length`, an
+        emission of `conversation.decode`): the one telling a story speaks in long turns, the listener in short ones."""
+        modelled = [c for c in cands if c in self.lengths]
+        if len(modelled) < 2:
+            return
+        for k, t in enumerate(turns):
+            if t.fixed or not t.words:
+                continue
+            ll = {c: self.lengths.loglik(t.words, c) for c in modelled}
+            mean = sum(ll.values()) / len(ll)
+            t.length = {c: v - mean for c, v in ll.items()}
 
     def _turn_context(self, turns: list[Turn], k: int, best: str, post: list[dict]) -> dict:
         """What the exchange says about a guess beyond `turn_features`: how many of its people share

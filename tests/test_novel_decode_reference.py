@@ -40,7 +40,10 @@ def reference_decode(turns, cands, gender, prior=None, w=None, core=None):
         if c == O:
             return ((a if b == O else b), O), (-0.5 if b == O else 0.0)
         if c == b:
-            return (a, b), (w.repeat_after_gap if gap else w.repeat)
+            rep = w.repeat_after_gap if gap else w.repeat
+            if w.long_words and w.repeat_long is not None and min(turns[k].words, turns[k - 1].words) >= w.long_words:
+                rep = max(rep, w.repeat_long)  # a long turn after a long one: a story told over paragraphs
+            return (a, b), rep
         if a == S or a == O or a == c:
             return (b, c), 0.0
         return (b, c), (w.third_after_gap if gap else w.third)
@@ -85,7 +88,8 @@ def _random_exchange(rng: random.Random):
     turns = [Turn(fixed=rng.choice([None, None, None, rng.choice(cands)]), gender=rng.choice([None, "male", "female"]),
                   vocatives=set(rng.sample(cands, rng.randint(0, min(2, S)))),
                   narr_subj=rng.sample(cands, rng.randint(0, min(2, S))), gap_before=rng.random() < 0.4,
-                  suggestion=rng.choice([None, *cands]), suggestion_weight=rng.random()) for _ in range(n)]
+                  suggestion=rng.choice([None, *cands]), suggestion_weight=rng.random(), words=rng.choice([0, 5, 40, 90]),
+                  length={c: rng.uniform(-6, 6) for c in cands} if rng.random() < 0.3 else None) for _ in range(n)]
     gender = {c: rng.choice(["male", "female", None]) for c in cands}
     prior = {c: rng.random() for c in cands} if rng.random() < 0.5 else None
     core = [set(rng.sample(cands, rng.randint(0, S))) for _ in range(n)] if rng.random() < 0.5 else None

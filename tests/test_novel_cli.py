@@ -44,11 +44,11 @@ def test_extract_alice_sample(root, samples):
     assert all(ln.confidence is not None and ln.evidence for ln in dia if ln.speaker)
     assert lines[0].unit == "front matter" and lines[0].extra["chapter"] == 0
     assert dia[0].unit.startswith("CHAPTER I") and dia[0].extra["chapter"] == 1
-    assert "attributed" in p.stdout and "rule guesses kept from confidence 0.76" in p.stdout
-    # no hold given: the book's own (calibration.book_hold), here 0.76, near the floor 0.75; said in the metrics too
+    assert "attributed" in p.stdout and "rule guesses kept from confidence 0.72" in p.stdout
+    # no hold given: the book's own (calibration.book_hold), here 0.72, near the floor 0.7; said in the metrics too
     metrics = json.loads((root / "metrics" / "novel_alice29.json").read_text(encoding="utf-8"))
     least = metrics["least_confidence_kept"]
-    assert least == min(ln.confidence for ln in dia if ln.speaker) and 0.75 <= least < 0.77, least
+    assert least == min(ln.confidence for ln in dia if ln.speaker) and 0.7 <= least < 0.73, least
 
 
 def test_extract_sanguo_sample(root, samples):

@@ -1,9 +1,9 @@
 """Rules alone against PDNC gold, on all twelve dev novels, at the default hold (issue 15).
 
 The default hold is the book's own (`calibration.book_hold`: 0.88, or lower where the book's guesses are sure
-enough: their mean calibrated confidence stays >= 0.95); it keeps precision >= 0.90 on every book
+enough: their mean calibrated confidence stays >= 0.955, down to 0.7); it keeps precision >= 0.90 on every book
 (calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.959 on
-average, worst 0.923). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
+average, worst 0.927). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at the default (the book's own) hold: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.524, 0.931, 1.000), "AlicesAdventuresInWonderland": (0.895, 0.984, 0.998),
-    "AnneOfGreenGables": (0.892, 0.986, 0.997), "DaisyMiller": (0.858, 0.975, 0.991),
-    "HardTimes": (0.817, 0.964, 0.992), "HowardsEnd": (0.621, 0.947, 0.995),
-    "OliverTwist": (0.793, 0.972, 0.996), "PrideAndPrejudice": (0.621, 0.967, 0.997),
-    "TheAgeOfInnocence": (0.514, 0.961, 0.992), "TheInvisibleMan": (0.772, 0.969, 0.998),
-    "TheMysteriousAffairAtStyles": (0.578, 0.944, 1.000), "ThePictureOfDorianGray": (0.845, 0.955, 0.996),
+    "ARoomWithAView": (0.533, 0.937, 1.000), "AlicesAdventuresInWonderland": (0.895, 0.980, 0.996),
+    "AnneOfGreenGables": (0.895, 0.984, 0.997), "DaisyMiller": (0.875, 0.972, 0.987),
+    "HardTimes": (0.833, 0.959, 0.992), "HowardsEnd": (0.638, 0.957, 0.995),
+    "OliverTwist": (0.799, 0.972, 0.996), "PrideAndPrejudice": (0.653, 0.973, 0.997),
+    "TheAgeOfInnocence": (0.539, 0.965, 0.996), "TheInvisibleMan": (0.820, 0.971, 0.998),
+    "TheMysteriousAffairAtStyles": (0.577, 0.939, 1.000), "ThePictureOfDorianGray": (0.880, 0.958, 0.996),
 }
 
 
@@ -140,9 +140,10 @@ def test_an_epithet_the_book_keeps_for_one_person_is_kept(pdnc):
 
 
 def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc):
-    """The book's own hold (`calibration.book_hold`): Anne of Green Gables' kept guesses are right 0.997 of the time
-    at the fixed hold 0.88, so it goes down to 0.75 and keeps more (accuracy 0.843 -> 0.892) while precision stays
-    above 0.97; The Age of Innocence has hardly any margin and keeps 0.869. A hold given by the user is kept as given."""
+    """The book's own hold (`calibration.book_hold`): Anne of Green Gables' kept guesses are right 0.996 of the time
+    at the fixed hold 0.88, so it goes down to the floor, 0.7, and keeps more (accuracy 0.834 -> 0.895) while precision
+    stays above 0.97; The Age of Innocence has no margin and keeps the fixed 0.88. A hold given by the user is kept as
+    given."""
     from extractors.novel.calibration import book_hold
 
     def run(book, hold=None):
@@ -155,12 +156,12 @@ def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc)
     assert lowest < 0.88 <= lowest_fixed
     assert own["accuracy"] >= fixed["accuracy"] + 0.03 and own["precision"] >= 0.97, (own, fixed)
     age, lowest_age = run("TheAgeOfInnocence")
-    assert lowest_age >= 0.865 and age["precision"] >= 0.95
+    assert lowest_age >= 0.875 and age["precision"] >= 0.95
     assert book_hold([0.99] * 9 + [0.8, 0.5], 0.88) == 0.8 and book_hold([0.9] * 5, 0.88) == 0.88
-    # the kept guesses' mean confidence must stay >= 0.95: 0.952 goes down to 0.8, 0.9425 does not
-    assert book_hold([0.99] * 4 + [0.8], 0.88) == 0.8 and book_hold([0.99] * 3 + [0.8], 0.88) == 0.88
-    # never below the floor, 0.75
-    assert book_hold([0.99] * 30 + [0.76], 0.88) == 0.76 and book_hold([0.99] * 30 + [0.7], 0.88) == 0.88
+    # the kept guesses' mean confidence must stay >= 0.955: 0.958 goes down to 0.8, 0.952 does not
+    assert book_hold([0.99] * 5 + [0.8], 0.88) == 0.8 and book_hold([0.99] * 4 + [0.8], 0.88) == 0.88
+    # never below the floor, 0.7
+    assert book_hold([0.99] * 30 + [0.71], 0.88) == 0.71 and book_hold([0.99] * 30 + [0.69], 0.88) == 0.88
     assert book_hold([0.99] * 3 + [0.7] * 3, 0.88) == 0.88
 
 
@@ -168,7 +169,8 @@ def test_mr_x_said_to_the_son_is_said_to_father_or_son(pdnc):
     """`Mr. Emerson` is the father's listed name in A Room with a View, but Lucy says it to George too: as a form of
     address, `Mr. X` shared by several men of surname X addresses any of them (`Kinship.shared_mr`). Before, the turn
     after it went to old Mr. Emerson, and the exchange's alternation with it: George's lines kept at the default hold
-    were 36 his and 8 someone else's (Mr. Emerson 3, Cecil Vyse 3); now 43 and 1."""
+    were 36 his and 8 someone else's (Mr. Emerson 3, Cecil Vyse 3); then 43 and 1; 44 and 3 since session 38's turn
+    model and budget (Cecil Vyse 2, Mrs. Honeychurch 1; none to Mr. Emerson)."""
     from collections import Counter
 
     from extractors.novel.kinship import Kinship
@@ -182,4 +184,4 @@ def test_mr_x_said_to_the_son_is_said_to_father_or_son(pdnc):
     gold = pdnc_mod.load_quotes(d)
     given = Counter(ln.speaker for g, ln in zip(gold, evaluate.match(gold, lines))
                     if ln is not None and ln.speaker and g.speaker == "george_emerson")
-    assert given["george_emerson"] >= 40 and sum(given.values()) - given["george_emerson"] <= 2, given
+    assert given["george_emerson"] >= 42 and sum(given.values()) - given["george_emerson"] <= 3 and not given["mr_emerson"], given

@@ -4,8 +4,9 @@
 paragraphs (an exchange: at most one short narration paragraph between turns), builds the
 observations of each turn (explicit name tag, the gender a pronoun tag wants, vocatives, `Sir` /
 `Madam` address, characters acting in the paragraph's narration or in the narration just before,
-the pronoun resolver's local suggestion) and decodes the speakers with the second-order model of
-`conversation.decode`. A turn's posterior is the confidence of its attribution. What backs a guess
+the pronoun resolver's local suggestion, the book's style and turn-length models' verdicts) and decodes the
+speakers with `conversation.decode`, twice: the second pass's style and length models also learn from the untagged
+turns the first was sure of (`self_train`). A turn's posterior is the confidence of its attribution. What backs a guess
 (`turn_features`, `_turn_context`, the book's own style model's verdict `_style_llr`) is calibrated in
 `calibration.py`.
 """

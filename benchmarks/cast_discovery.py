@@ -5,7 +5,7 @@ Usage: python benchmarks/cast_discovery.py [BOOK ...] [--show] [--aliases-only] 
 Per book: how many of the gold ten most frequent speakers (`quotation_info.csv`) are among the first
 15 discovered members, how many of those 15 wrongly merge two gold characters, whether a narrator
 member was found, gender agreement, and the time (discovery plus the attribution that orders the members by
-their lines; `--by-tags` orders them by speech tags alone, as before `cast_rank`: 113/120 then, 116 now). A member matches a gold character when its name or
+their lines; `--by-tags` orders them by speech tags alone, as before `cast_rank`: 113/120 then, 117 now). A member matches a gold character when its name or
 an alias equals one of that character's aliases (case and punctuation folded); a form that is an
 alias of several gold characters decides nothing. `--show` prints the first 15 members.
 

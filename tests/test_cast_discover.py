@@ -201,12 +201,13 @@ def test_title_after_of_or_an_inner_quote_stays_with_its_name():
 
 def test_dev_books_top_speakers_floor(pdnc):
     """benchmarks/cast_discovery.py over the 12 PDNC dev books (gold alias lists corrected by PDNC's mention
-    annotations): measured 115/120 of the gold top-10 speakers in the first 15 members (113 when ordered by
+    annotations): measured 117/120 of the gold top-10 speakers in the first 15 members (113 when ordered by
     speech tags alone, before members were ordered by the lines attributed to them), 1 wrong merge (HardTimes
     `Thomas` given to Mr. Gradgrind; the annotators give it to his son); Room's Mr. Beebe among them, the role
     speakers The Invisible Man's `The Mariner` and Oliver Twist's Mrs. Corney (`the matron`), and the seldom-tagged
-    The Marchioness (The Age of Innocence) and the Duchess of Monmouth (Dorian Gray). (116 before the epithet inputs
-    of the calibration: The Age of Innocence's Dallas, 8 lines, is now 16th, one line behind Mrs. van der Luyden.)"""
+    The Marchioness (The Age of Innocence) and the Duchess of Monmouth (Dorian Gray). (Counting only the guesses kept at
+    the default hold gave 116, then 115 with session 38's turn model: The Age of Innocence's Dallas fell to 16th; every
+    guess counts since, and he is back.)"""
     import importlib.util
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "cast_discovery.py"
@@ -222,7 +223,7 @@ def test_dev_books_top_speakers_floor(pdnc):
         assert book != "OliverTwist" or "mrs_corney" not in s["missed"], s
         assert book != "TheAgeOfInnocence" or "the_marchioness" not in s["missed"], s
         assert book != "ThePictureOfDorianGray" or "duchess_of_monmouth" not in s["missed"], s
-    assert found >= 115 and wrong <= 1, (found, wrong)
+    assert found >= 117 and wrong <= 1, (found, wrong)
 
 
 def test_hyphenated_adverb_in_a_speech_tag():

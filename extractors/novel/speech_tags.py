@@ -43,10 +43,7 @@ NOUN_GENDER = {
 
 _AFTER_VERB = re.compile(_LEAD + r"(?:and\s+)?" + _V + _ADV + r"\s+(?:(?:poor|little|old|young|dear)\s+)?")
 _PRON_AFTER_VERB = re.compile(r"(he|she|it|I)\b", re.I)
-# `said the old gentleman`: up to two words before the noun (the head is looked up in NOUN_GENDER; a head group of any
-# word matched `old` and stopped there, so until session 38 no tag with an adjective was read: `said the old lady`)
-_NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?("
-                            + "|".join(re.escape(n) for n in sorted(NOUN_GENDER, key=len, reverse=True)) + r")\b")
+_NP_AFTER_VERB = re.compile(r"(?:his|her|the|their|its|my|our)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)\b")
 _PRON_BEFORE_VERB = re.compile(_LEAD + r"(he|she|it|I)" + _ADV + r"\s+(?:had\s+|was\s+)?" + _V, re.I)
 _NP_BEFORE_VERB = re.compile(_LEAD + r"(?:his|her|the|their|its)\s+(?:[a-z\-]+\s+){0,2}?([a-z\-]+)" + _ADV + r"\s+" + _V)
 _VERB_ONLY = re.compile(r"\s*(?:,\s*[^,\"]{0,60},\s*)?" + r"(?:[\w-]+ly\s+|then\s+|at\s+last\s+|at\s+length\s+|at\s+once\s+|again\s+|now\s+|only\s+|had\s+|was\s+|still\s+|soon\s+|"

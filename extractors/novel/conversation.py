@@ -113,8 +113,9 @@ def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None
         for j, c in enumerate(states):
             em[0][j] += prior.get(c, 0.0)
 
-    fwd = _forward(turns, em, S, w)
-    bwd = _backward(turns, em, fwd, S, w)
+    tables = _tables(S, w)
+    fwd = _forward(turns, em, S, w, tables)
+    bwd = _backward(turns, em, fwd, w, tables)
     NEG = -1e9
     out = []
     for k in range(n):
@@ -171,9 +172,13 @@ def _moves(S: int, rep: float, third: float) -> dict[tuple[int, int], list[tuple
     return {(a, b): [(c, *_step(a, b, c, S, rep, third)) for c in range(S)] for a in range(S + 1) for b in range(S)}
 
 
-def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights) -> list[dict]:
+def _tables(S: int, w: Weights) -> dict:
+    """The moves of every state, per transition kind (`_kind`: after a narration paragraph, both turns long)."""
+    return {(g, lg): _moves(S, *_trans_parts(g, w, lg)) for g in (False, True) for lg in (False, True)}
+
+
+def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights, tables: dict) -> list[dict]:
     """Forward log-scores over the states (a, b) of each turn; turn 0 has a = S (nobody before)."""
-    tables = {(g, lg): _moves(S, *_trans_parts(g, w, lg)) for g in (False, True) for lg in (False, True)}
     fwd = [{(S, c): em[0][c] for c in range(S)}]
     for k in range(1, len(turns)):
         moves, emk, acc = tables[_kind(turns, k, w)], em[k], {}
@@ -184,10 +189,9 @@ def _forward(turns: list[Turn], em: list[list[float]], S: int, w: Weights) -> li
     return fwd
 
 
-def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], S: int, w: Weights) -> list[dict]:
+def _backward(turns: list[Turn], em: list[list[float]], fwd: list[dict], w: Weights, tables: dict) -> list[dict]:
     """Backward log-scores over the same states (those the forward pass reached)."""
     n = len(turns)
-    tables = {(g, lg): _moves(S, *_trans_parts(g, w, lg)) for g in (False, True) for lg in (False, True)}
     bwd = [dict() for _ in range(n)]
     bwd[n - 1] = {key: 0.0 for key in fwd[n - 1]}
     for k in range(n - 2, -1, -1):

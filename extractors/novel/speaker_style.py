@@ -1,9 +1,9 @@
 """How each speaker of one book talks, learnt from that book alone: a multinomial naive Bayes over the words of the
 quotations a name tag gives a speaker (`"…," said Sikes`), used to compare the two most likely speakers of an
-untagged turn; and how long their turns are (`LengthModel`). Dialect and habit carry it (`wot`, `ain't`, `my dear`, `I say`). It never decides on its own: the
-turn model takes each candidate's centred log-likelihood as a weak emission (`Turn.style`, `Weights.style`), and the
-calibration reads its verdict on the guess against the runner-up (`turns._style_llr`, as `llr` gives it for one
-text; `style_agrees`/`style_disagrees`).
+untagged turn; and how long their turns are (`LengthModel`). Dialect and habit carry it (`wot`, `ain't`, `my dear`,
+`I say`). It never decides on its own: the turn model takes each candidate's centred log-likelihood as a weak
+emission (`Turn.style`, `Weights.style`), and the calibration reads its verdict on the guess against the runner-up
+(`turns._style_llr`, as `llr` gives it for one text; `style_agrees`/`style_disagrees`).
 
 On the 12 PDNC dev novels, for untagged turns whose two likeliest speakers both have a model and the truth is one
 of them: the turn model's choice is right 0.76 of the time, 0.88 where the style model agrees with it by a

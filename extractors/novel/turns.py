@@ -275,9 +275,7 @@ class ConversationMixin:
                 continue
             words = tokens(self.quotes[i].text(self.text))
             if words:
-                ll = {c: self.style.loglik(words, c) for c in modelled}
-                mean = sum(ll.values()) / len(ll)
-                turns[k].style = {c: v - mean for c, v in ll.items()}
+                turns[k].style = _centred({c: self.style.loglik(words, c) for c in modelled})
 
     def _length_evidence(self, run: list[int], turns: list[Turn], cands: list[str]) -> None:
         """Each untagged turn's length under each candidate's length model, relative to their mean (`Turn.length`, an
@@ -288,9 +286,7 @@ class ConversationMixin:
         for k, t in enumerate(turns):
             if t.fixed or not t.words:
                 continue
-            ll = {c: self.lengths.loglik(t.words, c) for c in modelled}
-            mean = sum(ll.values()) / len(ll)
-            t.length = {c: v - mean for c, v in ll.items()}
+            t.length = _centred({c: self.lengths.loglik(t.words, c) for c in modelled})
 
     def _turn_context(self, turns: list[Turn], k: int, best: str, post: list[dict]) -> dict:
         """What the exchange says about a guess beyond `turn_features`: how many of its people share
@@ -390,6 +386,12 @@ class ConversationMixin:
                 for j in self.by_para[self.quotes[i].para]:
                     run_of.setdefault(j, r)
         return runs, run_of
+
+
+def _centred(ll: dict[str, float]) -> dict[str, float]:
+    """Each candidate's log-likelihood relative to their mean."""
+    mean = sum(ll.values()) / len(ll)
+    return {c: v - mean for c, v in ll.items()}
 
 
 def _style_llr(t: Turn, best: str, post_k: dict) -> float | None:

@@ -44,8 +44,9 @@ def test_extract_alice_sample(root, samples):
     assert all(ln.confidence is not None and ln.evidence for ln in dia if ln.speaker)
     assert lines[0].unit == "front matter" and lines[0].extra["chapter"] == 0
     assert dia[0].unit.startswith("CHAPTER I") and dia[0].extra["chapter"] == 1
-    assert "attributed" in p.stdout and "rule guesses kept from confidence 0.72" in p.stdout
-    # no hold given: the book's own (calibration.book_hold), here 0.72, near the floor 0.7; said in the metrics too
+    assert "attributed" in p.stdout and "rule guesses kept from confidence 0.70" in p.stdout
+    # no hold given: the book's own (calibration.book_hold), here the floor 0.7 (0.72 before session 39's refit
+    # tables); said in the metrics too
     metrics = json.loads((root / "metrics" / "novel_alice29.json").read_text(encoding="utf-8"))
     least = metrics["least_confidence_kept"]
     assert least == min(ln.confidence for ln in dia if ln.speaker) and 0.7 <= least < 0.73, least
@@ -311,7 +312,9 @@ def test_the_narrator_is_found_when_the_configuration_does_not_say(tmp_path, pdn
     Measured with the whole gold cast unflagged: Hastings 318 of his 445 quotations (2 before), precision 0.959
     (0.859 before, every `said I` given to someone else). As configured here, at the book's own hold (its budget
     0.95): 389 lines given to Hastings, 350 of them his (0.900; 375 and 345, 0.920, before session 37's conversation
-    weights: Poirot's interview of Annie, whom the cast found in the text lacks, now goes to Hastings by alternation)."""
+    weights: Poirot's interview of Annie, whom the cast found in the text lacks, now goes to Hastings by alternation).
+    Since session 39 a configured cast's own hold starts at 0.83, not 0.88: 411 lines, 362 his (0.881); the 22 more
+    kept are 12 right, 10 wrong (mostly the Annie interview)."""
     from extractors.novel import evaluate, pdnc as gold_io
 
     root = tmp_path / "proj"
@@ -329,7 +332,7 @@ def test_the_narrator_is_found_when_the_configuration_does_not_say(tmp_path, pdn
     gold = [("hastings" if g.speaker == "mr_hastings" else g.speaker, ln)
             for g, ln in zip(gold_io.load_quotes(book), evaluate.match(gold_io.load_quotes(book), lines))]
     given = [g for g, ln in gold if ln is not None and ln.speaker == "hastings"]
-    assert len(given) >= 330 and sum(g == "hastings" for g in given) >= 0.89 * len(given)
+    assert len(given) >= 330 and sum(g == "hastings" for g in given) >= 0.875 * len(given)
 
 
 _PG_HEAD = """The Project Gutenberg eBook of A Short Novel

@@ -1,9 +1,9 @@
 """Rules alone against PDNC gold, on all twelve dev novels, at the default hold (issue 15).
 
-The default hold is the book's own (`calibration.book_hold`: 0.88, or lower where the book's guesses are sure
-enough: their mean calibrated confidence stays >= 0.955, down to 0.7); it keeps precision >= 0.90 on every book
-(calibration.py, fitted on these books; benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.959 on
-average, worst 0.927). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
+The default hold is the book's own (`calibration.book_hold`: from 0.83 for configured characters such as the gold
+cast, 0.88 for a discovered cast, down to where the book's kept guesses' mean calibrated confidence would fall below
+0.955, never below 0.7); it keeps precision >= 0.90 on every book (calibration.py, fitted on these books;
+benchmarks/novel_calibrate.py reports it leave-one-book-out: 0.957 on average, worst 0.922). Floors sit just under what was measured (benchmarks/novel_generalisation.py), so any regression fails.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from extractors.novel.extract import extract_novel
 
 # measured at the default (the book's own) hold: overall accuracy, overall precision, Explicit precision
 MEASURED = {
-    "ARoomWithAView": (0.533, 0.937, 1.000), "AlicesAdventuresInWonderland": (0.895, 0.980, 0.996),
-    "AnneOfGreenGables": (0.895, 0.984, 0.997), "DaisyMiller": (0.875, 0.972, 0.987),
-    "HardTimes": (0.833, 0.959, 0.992), "HowardsEnd": (0.638, 0.957, 0.995),
-    "OliverTwist": (0.799, 0.972, 0.996), "PrideAndPrejudice": (0.653, 0.973, 0.997),
-    "TheAgeOfInnocence": (0.539, 0.965, 0.996), "TheInvisibleMan": (0.820, 0.971, 0.998),
-    "TheMysteriousAffairAtStyles": (0.577, 0.939, 1.000), "ThePictureOfDorianGray": (0.880, 0.958, 0.996),
+    "ARoomWithAView": (0.557, 0.929, 1.000), "AlicesAdventuresInWonderland": (0.898, 0.980, 0.996),
+    "AnneOfGreenGables": (0.898, 0.984, 0.997), "DaisyMiller": (0.878, 0.972, 0.987),
+    "HardTimes": (0.835, 0.959, 0.992), "HowardsEnd": (0.669, 0.952, 0.993),
+    "OliverTwist": (0.796, 0.971, 0.996), "PrideAndPrejudice": (0.665, 0.969, 0.997),
+    "TheAgeOfInnocence": (0.601, 0.959, 0.996), "TheInvisibleMan": (0.820, 0.972, 0.998),
+    "TheMysteriousAffairAtStyles": (0.609, 0.927, 1.000), "ThePictureOfDorianGray": (0.881, 0.959, 0.996),
 }
 
 
@@ -80,7 +80,7 @@ def test_the_narrator_is_found_when_the_list_does_not_mark_him(pdnc):
     chars = [replace(c, narrator=False) for c in pdnc_mod.load_characters(d)]
     res = evaluate.score(pdnc_mod.load_quotes(d), extract_novel(d / "novel_text.txt", "styles", chars, language="en"))
     assert res["overall"]["accuracy"] >= MEASURED["TheMysteriousAffairAtStyles"][0] - 0.015, res["overall"]
-    assert res["overall"]["precision"] >= 0.93, res["overall"]
+    assert res["overall"]["precision"] >= MEASURED["TheMysteriousAffairAtStyles"][1] - 0.01, res["overall"]
 
 
 def test_a_widespread_role_goes_to_the_titled_person_of_the_scene(pdnc):
@@ -141,9 +141,9 @@ def test_an_epithet_the_book_keeps_for_one_person_is_kept(pdnc):
 
 def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc):
     """The book's own hold (`calibration.book_hold`): Anne of Green Gables' kept guesses are right 0.996 of the time
-    at the fixed hold 0.88, so it goes down to the floor, 0.7, and keeps more (accuracy 0.834 -> 0.895) while precision
-    stays above 0.97; The Age of Innocence has no margin and keeps the fixed 0.88. A hold given by the user is kept as
-    given."""
+    at the fixed hold 0.88, so it goes down to the floor, 0.7, and keeps more (accuracy 0.834 -> 0.898) while precision
+    stays above 0.97; The Age of Innocence has no margin and keeps the configured cast's ceiling, 0.83
+    (`calibration.CONFIGURED_CEILING`). A hold given by the user is kept as given."""
     from extractors.novel.calibration import book_hold
 
     def run(book, hold=None):
@@ -156,7 +156,7 @@ def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc)
     assert lowest < 0.88 <= lowest_fixed
     assert own["accuracy"] >= fixed["accuracy"] + 0.03 and own["precision"] >= 0.97, (own, fixed)
     age, lowest_age = run("TheAgeOfInnocence")
-    assert lowest_age >= 0.875 and age["precision"] >= 0.95
+    assert 0.825 <= lowest_age < 0.875 and age["precision"] >= 0.95
     assert book_hold([0.99] * 9 + [0.8, 0.5], 0.88) == 0.8 and book_hold([0.9] * 5, 0.88) == 0.88
     # the kept guesses' mean confidence must stay >= 0.955: 0.958 goes down to 0.8, 0.952 does not
     assert book_hold([0.99] * 5 + [0.8], 0.88) == 0.8 and book_hold([0.99] * 4 + [0.8], 0.88) == 0.88
@@ -165,12 +165,35 @@ def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc)
     assert book_hold([0.99] * 3 + [0.7] * 3, 0.88) == 0.88
 
 
+def test_a_discovered_cast_keeps_the_stricter_ceiling(pdnc):
+    """A book's own hold starts at 0.83 for configured characters and at the fixed 0.88 for a discovered cast
+    (`calibration.own_hold_ceiling`): a discovered cast misses minor speakers and splits people, so the same hold is
+    right less often with it (PDNC dev books: 0.956 against 0.964). The Age of Innocence has no margin: its gold cast
+    keeps 0.83, its discovered cast 0.88."""
+    from extractors.characters import Character
+    from extractors.novel.calibration import CONFIGURED_CEILING, own_hold_ceiling
+    from extractors.novel.cast import discover_cast
+    from extractors.novel.extract import read_novel
+
+    found = [Character(id="x", name="X", series="w", mentions=40), Character(id="y", name="Y", series="w", mentions=3)]
+    mine = [Character(id="x", name="X", series="w")]
+    assert own_hold_ceiling(found, 0.88) == 0.88 and own_hold_ceiling(mine + found[1:], 0.88) == CONFIGURED_CEILING == 0.83
+    assert own_hold_ceiling(mine, 0.8) == 0.8  # never above the fixed hold
+    d = pdnc / "TheAgeOfInnocence"
+    text = read_novel(d / "novel_text.txt")
+    cast = [m.to_character("age") for m in discover_cast(text, "en", by_lines=False)]
+    lines = extract_novel(d / "novel_text.txt", "age", cast, language="en", text=text)
+    said = [ln.confidence for ln in lines if ln.kind == "dialogue" and ln.speaker]
+    assert len(said) > 600 and min(said) >= 0.875, (len(said), min(said))
+
+
 def test_mr_x_said_to_the_son_is_said_to_father_or_son(pdnc):
     """`Mr. Emerson` is the father's listed name in A Room with a View, but Lucy says it to George too: as a form of
     address, `Mr. X` shared by several men of surname X addresses any of them (`Kinship.shared_mr`). Before, the turn
     after it went to old Mr. Emerson, and the exchange's alternation with it: George's lines kept at the default hold
     were 36 his and 8 someone else's (Mr. Emerson 3, Cecil Vyse 3); then 43 and 1; 44 and 3 since session 38's turn
-    model and budget (Cecil Vyse 2, Mrs. Honeychurch 1; none to Mr. Emerson)."""
+    model and budget (Cecil Vyse 2, Mrs. Honeychurch 1; none to Mr. Emerson); 44 and 4 since the configured cast's
+    hold starts at 0.83 (session 39: Cecil Vyse 3)."""
     from collections import Counter
 
     from extractors.novel.kinship import Kinship
@@ -184,4 +207,4 @@ def test_mr_x_said_to_the_son_is_said_to_father_or_son(pdnc):
     gold = pdnc_mod.load_quotes(d)
     given = Counter(ln.speaker for g, ln in zip(gold, evaluate.match(gold, lines))
                     if ln is not None and ln.speaker and g.speaker == "george_emerson")
-    assert given["george_emerson"] >= 42 and sum(given.values()) - given["george_emerson"] <= 3 and not given["mr_emerson"], given
+    assert given["george_emerson"] >= 42 and sum(given.values()) - given["george_emerson"] <= 4 and not given["mr_emerson"], given

@@ -405,8 +405,8 @@ def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bo
     """What backs a turn-taking guess: the posterior and its margin over the runner-up, whether the
     nearest name-tagged turns before and after agree with strict alternation (+1), contradict it (-1)
     or are absent/far (0) and how far they are, how many people are tagged in the exchange, whether a
-    neighbour turn addresses the guess, and whether the paragraph's own narration is about the guess
-    or about someone else."""
+    neighbour turn addresses the guess, whether the paragraph's own narration is about the guess
+    or about someone else, and whether the turn's tag is a description naming no cast member (`said the sailor`)."""
     def anchor(step: int) -> tuple[int, int]:
         kk = k + step
         while 0 <= kk < len(turns) and abs(kk - k) <= 6:
@@ -432,7 +432,7 @@ def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bo
             "margin": ranked[0] - ranked[1] if len(ranked) > 1 else 1.0, "people": min(3, len(tagged)),
             "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns),
             "gap_before": bool(t.gap_before), "narr_is_guess": best in t.narr_subj,
-            "narr_is_other": bool(set(t.narr_subj) - {best})}
+            "narr_is_other": bool(set(t.narr_subj) - {best}), "outsider": t.outsider}
 
 
 def tag_form(rule: str | None) -> str:

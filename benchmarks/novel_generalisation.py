@@ -3,10 +3,10 @@ hold, and story purity (what a user finally holds).
 
 Usage: python benchmarks/novel_generalisation.py [--books A,B] [--no-stories] [--holds 0.5,0.6,...]
 
-Per book, at the default hold (the book's own, `calibration.book_hold`: at most 0.83 for a configured cast): overall accuracy,
-coverage, precision, and accuracy/precision of Explicit/Anaphoric/Implicit quotes. Leave-one-book-out: for each book, the hold is chosen on the
-other books (the lowest hold that keeps precision >= TARGET on every one of them) and applied to
-the held-out book. Story purity: for the three most quoted characters of each book, the share of
+Per book, at the default hold (the book's own, `calibration.book_hold`: at most 0.83, the gold cast being a
+configured one): overall accuracy, coverage, precision, and accuracy/precision of Explicit/Anaphoric/Implicit
+quotes. Leave-one-book-out: for each book, the hold is chosen on the other books (the lowest hold that keeps
+precision >= TARGET on every one of them) and applied to the held-out book. Story purity: for the three most quoted characters of each book, the share of
 their stories whose lines given to them are all theirs, and whose attributed quotations are all right.
 """
 from __future__ import annotations

@@ -14,7 +14,8 @@ span units, always hold an exchange (another speaker's line, then R's), and are 
 by text. A line longer than half the budget is split at sentence ends first, never dropped.
 
 Guesses. A novel's untagged turns carry turn-taking guesses whose confidence is a calibrated probability (kept in
-lines.jsonl from the extractor's hold: the book's own, 0.88 or lower where its guesses allow). In a story a guess below
+lines.jsonl from the extractor's hold: the book's own, from 0.83 for configured characters or 0.88 for a discovered cast,
+lower where its guesses allow). In a story a guess below
 `turn_floor` (0.97) is a line of nobody's. On the 12 PDNC dev novels, top-3 characters of each, with the calibration
 fitted on the other eleven books (leave-one-book-out), 0.92 -> 0.96 lifted story purity from 0.961 to 0.975 (stories
 that give the character only their own words; worst character 0.870 -> 0.918) and from 0.951 to 0.966 (every quotation

@@ -378,7 +378,7 @@ def own_hold_ceiling(characters, fixed: float) -> float:
     """The ceiling of a book's own hold: `fixed` for a discovered cast (every member carries the `mentions` count
     that discovery gives), else the lower of `fixed` and CONFIGURED_CEILING."""
     chars = list(characters)
-    if chars and all(getattr(c, "mentions", None) is not None for c in chars):
+    if chars and all(c.mentions is not None for c in chars):
         return fixed
     return min(fixed, CONFIGURED_CEILING)
 

@@ -97,14 +97,18 @@ class ConversationMixin:
         """Decode every exchange (run of quote paragraphs) with the turn-taking model and give the
         untagged turns their most likely speaker. Twice (`self_train`): the book's style and length models learn
         from its name-tagged quotes, then again with the untagged turns the first pass was sure of."""
-        tagged = [(a.speaker, self.quotes[j].text(self.text)) for j, a in enumerate(res) if a.speaker and a.rule in self.NAME_RULES]
+        tagged = self._said(res, lambda a: a.rule in self.NAME_RULES)
         if self.self_train is not None:
             first, debug, self.debug = copy.deepcopy(res), self.debug, None
             self._decode_runs(first, tagged)
             self.debug = debug
-            tagged += [(a.speaker, self.quotes[j].text(self.text)) for j, a in enumerate(first) if a.speaker and
-                       a.evidence == "turn-taking" and a.turn_features and a.turn_features["posterior"] >= self.self_train]
+            tagged += self._said(first, lambda a: a.evidence == "turn-taking" and a.turn_features
+                                 and a.turn_features["posterior"] >= self.self_train)
         self._decode_runs(res, tagged)
+
+    def _said(self, res: list[Attribution], keep) -> list[tuple[str, str]]:
+        """(speaker, words) of every attributed quote whose attribution `keep` accepts."""
+        return [(a.speaker, self.quotes[j].text(self.text)) for j, a in enumerate(res) if a.speaker and keep(a)]
 
     def _decode_runs(self, res: list[Attribution], lines: list[tuple[str, str]]) -> None:
         """One pass of `_conversations`, the book's style and length models fitted on `lines` (speaker, text)."""

@@ -1,7 +1,9 @@
 """The studio's Starlette application: the routes, the pages about characters (list, add, corpus report, stories,
 chat) and the error pages; the review pages are in `review_pages.py`.
 
-`make_app(project)` builds it; `rolecorpus studio` serves it on 127.0.0.1. Bad requests (an unknown character or
+`make_app(project)` builds it, every route behind the guards of `security.py` (loopback host names, the token when
+served beyond the loopback, same origin and a CSRF token for every POST); `rolecorpus studio` serves it on
+127.0.0.1. Bad requests (an unknown character or
 work, a path outside the project, a line that is gone) answer with a page that says what is wrong, never a
 traceback. Every handler reads the project's files afresh, so the pages show what the CLI and DVC wrote.
 """
@@ -25,6 +27,7 @@ from ..report import corpus_stats, report_charts
 from .overview import character_rows
 from .render import STATIC, error_page, page, project_of
 from .review_pages import clip, decide, media, review
+from .security import LOOPBACK_HOSTS, middleware
 
 
 async def characters(request: Request):
@@ -113,7 +116,10 @@ async def unexpected(request: Request, exc: Exception):
     return error_page(f"{type(exc).__name__}: {exc} (unexpected; see the studio's terminal)", 500)
 
 
-def make_app(project: Project | None = None) -> Starlette:
+def make_app(project: Project | None = None, token: str | None = None,
+             allowed_hosts=LOOPBACK_HOSTS) -> Starlette:
+    """The studio for `project`; `token` (required from every request) and `allowed_hosts` (Host names answered)
+    are for a studio served beyond the loopback."""
     routes = [
         Route("/", characters), Route("/characters", add_character, methods=["POST"]),
         Route("/characters/{cid}", character),
@@ -123,8 +129,8 @@ def make_app(project: Project | None = None) -> Starlette:
         Route("/chat", chat, methods=["GET", "POST"]), Route("/chat/{cid}", chat, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={InputError: input_error, HTTPException: http_error,
-                                                       Exception: unexpected})
+    app = Starlette(routes=routes, middleware=middleware(token, allowed_hosts),
+                    exception_handlers={InputError: input_error, HTTPException: http_error, Exception: unexpected})
     app.state.project = project or Project.current()
     app.state.bots = {}
     return app

@@ -105,9 +105,50 @@ def project_file(project: Project, rel: str | Path) -> Path:
     return path
 
 
+def _named_paths(project: Project) -> tuple[set[Path], set[Path]]:
+    """(files, folders) that configs/pipeline.yaml names as media: every work's input and the paths in its options
+    (subtitles, labels...), every voice model's labels and media, every season's names, media and episodes."""
+    settings = load_settings(project.pipeline_yaml)
+    named: list[str] = []
+    for spec in settings.works.values():
+        named.append(spec.input)
+        named += [v for v in spec.options.values() if isinstance(v, str)]
+    for voice in settings.voices.values():
+        named += [voice.labels, voice.media]
+    for season in settings.seasons.values():
+        named += [season.names, season.media]
+        try:
+            named += [str(p) for p in project.root.glob(season.episodes)]
+        except (NotImplementedError, ValueError):  # an absolute pattern: outside the project, nothing to serve
+            pass
+    files, folders = set(), set()
+    root = project.root.resolve()
+    for rel in named:
+        path = (project.root / rel).resolve()
+        if path != root and root in path.parents:
+            (folders if path.is_dir() else files).add(path)
+    return files, folders
+
+
+def configured_media(project: Project, rel: str | Path) -> Path:
+    """`rel` when it is a media file of the configured works: a file configs/pipeline.yaml names, a file in a folder
+    it names, or a companion beside a named file with the same stem (episode.srt beside episode.mkv); never a
+    hidden path (.git, .cache, .dvc), configs/, or anything outside the project (InputError)."""
+    path = project_file(project, rel)
+    parts = path.relative_to(project.root.resolve()).parts
+    if not parts or any(p.startswith(".") for p in parts) or parts[0] == "configs":
+        raise InputError(f"{rel}: not a media file of a configured work (hidden files and configs/ are never served)")
+    files, folders = _named_paths(project)
+    if (path in files or any(f in path.parents for f in folders)
+            or any(path.parent == f.parent and path.name.startswith(f.stem + ".") for f in files)):
+        return path
+    raise InputError(f"{rel}: not a media file of a configured work (only the files configs/pipeline.yaml names "
+                     "are served)")
+
+
 def media_file(project: Project, work: str, source: str) -> Path:
-    """The media file a line's `source` names: the work's input, or a file in the sources folder; never a path
-    outside the project."""
+    """The media file a line's `source` names: the work's input, or a file in the sources folder; only a media
+    file of the configured works (`configured_media`)."""
     settings = load_settings(project.pipeline_yaml)
     spec = settings.works.get(work)
     candidates = []
@@ -117,7 +158,7 @@ def media_file(project: Project, work: str, source: str) -> Path:
     for cand in candidates:
         path = project_file(project, cand)
         if path.is_file():
-            return path
+            return configured_media(project, path)
     raise InputError(f"no media file {source!r} for work {work} in the project")
 
 

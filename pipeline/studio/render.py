@@ -16,7 +16,17 @@ def templates():
 
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     env.filters["highlight"] = highlight
+    env.globals["csrf_input"] = csrf_input
     return env
+
+
+def csrf_input():
+    """The hidden form field with the request's CSRF token: every POST form of a template holds one."""
+    from markupsafe import Markup, escape
+
+    from .security import csrf_token
+
+    return Markup(f'<input type="hidden" name="csrftoken" value="{escape(csrf_token())}">')
 
 
 def highlight(text: str, words: str):
@@ -38,7 +48,9 @@ def inline_css() -> str:
 def page(template: str, status: int = 200, **ctx):
     from starlette.responses import HTMLResponse
 
-    return HTMLResponse(templates().get_template(template).render(**ctx), status_code=status)
+    from .security import csrf_token
+
+    return HTMLResponse(templates().get_template(template).render(csrftoken=csrf_token(), **ctx), status_code=status)
 
 
 def error_page(message: str, status: int = 400):

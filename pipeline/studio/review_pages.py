@@ -1,5 +1,5 @@
 """The studio's review pages: the queue of doubtful lines with the first one to decide, the decision form (written
-at once to the work's review file, pipeline/review.py), the audio clip of a line, and project files by path."""
+at once to the work's review file, pipeline/review.py), the audio clip of a line, and the media files of the configured works by path."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from extractors.records import read_lines
 from ..paths import Project
 from ..review import read_review, record, review_path
 from ..settings import load_settings
-from .queue import clip_wav, find_line, project_file, review_queue
+from .queue import clip_wav, configured_media, find_line, review_queue
 from .render import page, project_of
 
 
@@ -69,8 +69,9 @@ async def clip(request: Request):
 
 
 async def media(request: Request):
-    """A file of the project by its path (refused outside the project)."""
-    path = project_file(project_of(request), request.query_params.get("path", ""))
+    """A media file of the configured works by its path (`configured_media`: never .git, configs/, .cache, nor
+    anything outside the project)."""
+    path = configured_media(project_of(request), request.query_params.get("path", ""))
     if not path.is_file():
         raise InputError("no such file in the project", request.query_params.get("path", ""))
     return FileResponse(path)

@@ -1,7 +1,8 @@
 """The review file: a person's decisions about doubtful lines, one file per work, applied by `build-lines`.
 
 `<sources>/review/<work>.jsonl` holds one JSON object per decided line (the latest decision for a line replaces the earlier
-one), written atomically after every decision, so nothing decided is lost on a crash:
+one), read, updated and written atomically under a file lock (`.<work>.jsonl.lock` beside it) after every decision,
+so nothing decided is lost on a crash nor when two studios and the CLI decide at once:
 
     {"key": "sample@6.50-6.94:3f2a9c1e0b7d", "unit": "sample", "start": 6.5, "end": 6.94, "text": "Hello.",
      "decision": "character", "speaker": "sheila", "before": "diane", "at": "2026-11-23T06:30:00Z"}
@@ -22,6 +23,7 @@ The studio (`rolecorpus studio`) writes this file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -98,6 +100,29 @@ def read_review(path: str | Path, known: set[str] | None = None) -> dict[str, De
     return out
 
 
+LOCK_TIMEOUT = 60.0  # seconds a decision waits for another writer of the same review file
+
+
+@contextlib.contextmanager
+def locked(path: str | Path):
+    """Hold the review file's lock (a sibling `.<name>.lock`) while reading and rewriting it: another process
+    (a second studio, the CLI) waits, so no decision is overwritten by a stale copy of the file."""
+    from filelock import FileLock, Timeout
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(path.with_name(f".{path.name}.lock")), timeout=LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise InputError(f"another process has held the review file's lock for {LOCK_TIMEOUT:.0f} s; try again",
+                         path) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def write_review(path: str | Path, decisions: dict[str, Decision]) -> None:
     text = "".join(json.dumps(asdict(d), ensure_ascii=False) + "\n" for d in decisions.values())
     atomic_write_text(path, text)
@@ -115,13 +140,14 @@ def record(path: str | Path, key: str, line: Line, decision: str, speaker: str |
         raise InputError(f"decision {decision!r} needs a character")
     if decision == "skip":
         speaker = None
-    decisions = read_review(path)
     dec = Decision(key=key, unit=line.unit, text=line.text, decision=decision, speaker=speaker,
                    before=line.speaker, start=line.start, end=line.end,
                    at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-    decisions.pop(key, None)  # the newest decision goes last
-    decisions[key] = dec
-    write_review(path, decisions)
+    with locked(path):
+        decisions = read_review(path)
+        decisions.pop(key, None)  # the newest decision goes last
+        decisions[key] = dec
+        write_review(path, decisions)
     return dec
 
 
@@ -170,16 +196,18 @@ def apply_review_file(path: str | Path, lines: list[Line], known: set[str] | Non
 def record_many(path: str | Path, lines: list[Line], answers: list[tuple[int, str | None]]) -> int:
     """Record several answers at once (one atomic write): (position in `lines`, character id or None = nobody);
     an answer equal to the line's speaker is an `accept`. Returns how many were recorded."""
+    if not answers:
+        return 0
     keys = line_keys(lines)
-    decisions = read_review(path)
     at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    for i, cid in answers:
-        ln = lines[i]
-        decision = "nobody" if cid is None else "accept" if cid == ln.speaker else "character"
-        decisions.pop(keys[i], None)
-        decisions[keys[i]] = Decision(key=keys[i], unit=ln.unit, text=ln.text, decision=decision, speaker=cid,
-                                      before=ln.speaker, start=ln.start, end=ln.end, at=at)
-    if answers:
+    with locked(path):
+        decisions = read_review(path)
+        for i, cid in answers:
+            ln = lines[i]
+            decision = "nobody" if cid is None else "accept" if cid == ln.speaker else "character"
+            decisions.pop(keys[i], None)
+            decisions[keys[i]] = Decision(key=keys[i], unit=ln.unit, text=ln.text, decision=decision, speaker=cid,
+                                          before=ln.speaker, start=ln.start, end=ln.end, at=at)
         write_review(path, decisions)
     return len(answers)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 
@@ -56,7 +57,8 @@ async def decide(request: Request):
         raise InputError(f"unknown character {speaker!r} (configured: {', '.join(sorted(known))})")
     ln = find_line(project, work, key)
     path = review_path(project.root, load_settings(project.pipeline_yaml).sources, work)
-    dec = record(path, key, ln, str(form.get("decision", "")), speaker)
+    # in a worker thread: the review file's lock may wait for another studio or the CLI
+    dec = await run_in_threadpool(record, path, key, ln, str(form.get("decision", "")), speaker)
     query = {"flash": f"saved: {dec.decision}{' ' + dec.speaker if dec.speaker else ''} for “{ln.text[:60]}”"}
     if request.query_params.get("work"):
         query["work"] = request.query_params["work"]

@@ -18,27 +18,58 @@ from ..runtime import Answer, CharacterBot
 from ..settings import load_settings
 
 
+NO_LLM = ("note: no LLM configured (set OPENAI_BASE_URL, OPENAI_API_KEY and ROLECORPUS_LLM_MODEL, or see "
+          "docs/llm.md): answering with the best original line")
+SHOWN = 3  # stories listed after an answer, one line each; --show-stories prints them all in full
+WIDTH = 96  # characters of a story's first line shown in that list
+
+
 def _bot(character: str, model: Optional[str], no_llm: bool, story_tokens: Optional[int] = None,
          history_tokens: Optional[int] = None) -> tuple[CharacterBot, Optional[str]]:
+    """The bot over ID's package, and the notice to print once when no LLM will answer (None when one will,
+    or when --no-llm asked for none)."""
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
     ch = get_character(project.configs, character)
     pkg = project.package(ch.id)
     if not pkg.is_dir():
-        raise InputError(f"no package for {ch.id!r}; build it with `rolecorpus package {ch.id}` (or `dvc repro`)", pkg)
+        raise InputError(f"no package for {ch.id!r}; build it with `rolecorpus build` (or `rolecorpus package {ch.id}`)",
+                         pkg)
     chat = settings.chat
     llm, note = None, None
     if not no_llm and llm_configured():
         name = model or llm_model_name(chat.model)
         llm = chat_model_from_env(name, temperature=chat.temperature, timeout=chat.timeout)
-    else:
-        note = "no LLM configured (set OPENAI_BASE_URL / OPENAI_API_KEY and ROLECORPUS_LLM_MODEL): showing retrieved stories and the best original line"
+    elif not no_llm:
+        note = NO_LLM
     emb = CachedEmbedder(make_embedder(settings.embed.model_dump()), VectorCache(project.cache / "vectors"))
     bot = CharacterBot(pkg, emb, llm, story_tokens or chat.story_tokens, history_tokens or chat.history_tokens)
     return bot, note
 
 
-def _show(bot: CharacterBot, ans: Answer, show_prompt: bool, note: Optional[str]) -> None:
+def _first_line(story: str) -> str:
+    """A story's first line, cut to WIDTH characters: enough to recognise the scene."""
+    line = next((ln.strip() for ln in story.splitlines() if ln.strip()), "")
+    return line if len(line) <= WIDTH else line[: WIDTH - 1] + "…"
+
+
+def _show_stories(stories: list[tuple[float, str]], full: bool) -> None:
+    if not stories:
+        typer.echo("(no story retrieved)")
+        return
+    if full:
+        for n, (score, text) in enumerate(stories, 1):
+            typer.echo(f"\n--- story {n} of {len(stories)} (score {score:.3f}) ---\n{text}")
+        return
+    more = len(stories) - SHOWN
+    hint = f"; {more} more with --show-stories" if more > 0 else ""
+    typer.echo(f"\nstories used ({len(stories)}{hint}):")
+    for score, text in stories[:SHOWN]:
+        typer.echo(f"  {score:.2f}  {_first_line(text)}")
+
+
+def _show(bot: CharacterBot, ans: Answer, show_prompt: bool, show_stories: bool) -> None:
+    """The answer first (the LLM's, else the best original line with the line it answers), then the stories."""
     if show_prompt:
         typer.echo("----- prompt (messages sent) -----")
         for m in ans.messages:
@@ -46,14 +77,12 @@ def _show(bot: CharacterBot, ans: Answer, show_prompt: bool, note: Optional[str]
         typer.echo("----- end of prompt -----")
     if ans.reply is not None:
         typer.echo(f"{bot.name}: {ans.reply}")
-        return
-    typer.echo(note or "no LLM configured", err=True)
-    typer.echo(f"retrieved {len(ans.stories)} stories:")
-    for score, text in ans.stories:
-        typer.echo(f"--- story (cosine {score:.3f}) ---\n{text}")
-    if ans.best_line:
+    elif ans.best_line:
         prompt, reply, score = ans.best_line
-        typer.echo(f"\nbest original line (score {score:.3f}):\n  {prompt}\n  {reply}")
+        typer.echo(f"best original line (score {score:.3f}):\n  {prompt}\n  {reply}")
+    else:
+        typer.echo(f"{bot.name} has no line that answers this.")
+    _show_stories(ans.stories, show_stories)
 
 
 def _check_text(text: str, what: str) -> None:
@@ -64,36 +93,51 @@ def _check_text(text: str, what: str) -> None:
         raise InputError(f"{what} is empty")
 
 
+_ID = typer.Argument(..., metavar="ID", help="Character id (a built package).")
+_MODEL = typer.Option(None, "--model", help="Chat model (default: $ROLECORPUS_LLM_MODEL, else chat.model).")
+_NO_LLM = typer.Option(False, "--no-llm", help="Answer with the best original line even if an LLM is configured.")
+_STORIES = typer.Option(False, "--show-stories", help="Print every story used, in full.")
+_STORY_TOKENS = typer.Option(None, "--story-tokens", help="Token budget of the stories (default: chat.story_tokens).")
+_HISTORY_TOKENS = typer.Option(None, "--history-tokens", help="Token budget of the history (default: "
+                               "chat.history_tokens).")
+
+
 @app.command("ask")
 def ask(
-    character: str = typer.Argument(..., metavar="ID", help="Character id (a built package)."),
+    character: str = _ID,
     text: str = typer.Argument(..., help="What you say to the character."),
     role: str = typer.Option("User", "--as", help="Who is speaking (a name from the story, or yourself)."),
+    show_stories: bool = _STORIES,
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the exact messages sent to the LLM."),
-    model: Optional[str] = typer.Option(None, "--model", help="Chat model name (default: $ROLECORPUS_LLM_MODEL or configs chat.model)."),
-    no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only, even if an LLM is configured."),
-    story_tokens: Optional[int] = typer.Option(None, "--story-tokens", help="Token budget for retrieved stories (default: configs chat.story_tokens, 1500)."),
-    history_tokens: Optional[int] = typer.Option(None, "--history-tokens", help="Token budget for the history (default: configs chat.history_tokens, 1200)."),
+    model: Optional[str] = _MODEL,
+    no_llm: bool = _NO_LLM,
+    story_tokens: Optional[int] = _STORY_TOKENS,
+    history_tokens: Optional[int] = _HISTORY_TOKENS,
 ) -> None:
-    """Ask the character one question: retrieve its stories and answer (with an LLM if configured)."""
+    """Ask a character one question; prints the answer and the stories it drew on."""
     _check_text(text, "the question")
     _check_text(role, "--as")
     bot, note = _bot(character, model, no_llm, story_tokens, history_tokens)
-    _show(bot, bot.ask(role, text), show_prompt, note)
+    if note:
+        typer.echo(note, err=True)
+    _show(bot, bot.ask(role, text), show_prompt, show_stories)
 
 
 @app.command("chat")
 def chat(
-    character: str = typer.Argument(..., metavar="ID", help="Character id (a built package)."),
+    character: str = _ID,
     role: str = typer.Option("User", "--as", help="Who is speaking."),
+    show_stories: bool = _STORIES,
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the exact messages sent each turn."),
-    model: Optional[str] = typer.Option(None, "--model", help="Chat model name."),
-    no_llm: bool = typer.Option(False, "--no-llm", help="Retrieve only, even if an LLM is configured."),
-    story_tokens: Optional[int] = typer.Option(None, "--story-tokens", help="Token budget for retrieved stories (default: configs chat.story_tokens, 1500)."),
-    history_tokens: Optional[int] = typer.Option(None, "--history-tokens", help="Token budget for the history (default: configs chat.history_tokens, 1200)."),
+    model: Optional[str] = _MODEL,
+    no_llm: bool = _NO_LLM,
+    story_tokens: Optional[int] = _STORY_TOKENS,
+    history_tokens: Optional[int] = _HISTORY_TOKENS,
 ) -> None:
-    """Talk with the character; history is kept within the history token budget. Ctrl-D or /quit ends."""
+    """Talk with a character, keeping the conversation; /quit or Ctrl-D ends."""
     bot, note = _bot(character, model, no_llm, story_tokens, history_tokens)
+    if note:
+        typer.echo(note, err=True)  # once per session, not every turn
     typer.echo(f"Chatting with {bot.name} as {role}. /quit to leave.", err=True)
     while True:
         try:
@@ -111,6 +155,7 @@ def chat(
             typer.echo("error: that line is not valid UTF-8 text; check the terminal's encoding", err=True)
             continue
         try:
-            _show(bot, bot.ask(role, text), show_prompt, note)
+            _show(bot, bot.ask(role, text), show_prompt, show_stories)
+            typer.echo()
         except InputError as e:
             typer.echo(f"error: {' '.join(redact_secrets(str(e)).split())}", err=True)

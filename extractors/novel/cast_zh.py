@@ -50,11 +50,12 @@ _PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩�
 _PRED_CHARS = "".join(sorted(_PRED))
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
-                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|"
+                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|马上|馬上|"
                     r"[\u4e00-\u9fff][声聲](?=[叫说說道问問喊嚷笑骂罵答应應])")  # `尖声叫道`: a voice is a manner
 # clause openers that are not subjects
 _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
-                     r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|随后|隨後|随即|隨即|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
+                     r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|随后|隨後|随即|隨即|然后|然後|接着|接著|这时候|這時候|这时|這時|"
+                     r"同时|同時|最后|最後|后来|後來|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
 _LOCATIVE = set("上中里裡内內")
 _SPEECH = set("道说說曰云问問答叹嘆谓謂言奏谏諫禀稟谕諭")
 # adverbs and manners between a subject and its speech verb (`急曰`, `大怒曰`, `冷笑道`)
@@ -402,10 +403,14 @@ def unread_name(clause: str) -> str | None:
     return clause[:2] if all(f[:1] not in "dcpurmqtfsyeo" for _, f in pos_tags(clause[:2])) else None
 
 
-def tag_subjects(text: str, unread: list[str] | None = None) -> list[str]:
+def tag_subjects(text: str, unread: list[str] | None = None, forms: dict[str, str] | None = None) -> list[str]:
     """The bare subject of every speech tag right before a quotation mark in the text (or right after one);
     of the pronouns only `我`, the first-person narrator. Where the subject is none or one character, the two
-    characters `unread_name` finds there go to `unread`."""
+    characters `unread_name` finds there go to `unread`. `forms`: name forms the text writes
+    (`zh_modern_names.name_forms`); one opening the tag's clause is its subject (`少平马上说`)."""
+    from .zh_modern_names import name_at
+
+    forms = forms or {}
     out = []
     for m in re.finditer(r"[：:，,]?\s*[“「\"]", text):
         e = m.start()
@@ -413,14 +418,15 @@ def tag_subjects(text: str, unread: list[str] | None = None) -> list[str]:
         if cs is None:
             continue
         cs = strip_opener(text, cs, e)
-        subj = bare_subject(text[cs:e])
+        subj = name_at(text[cs:e], forms) or bare_subject(text[cs:e])
         if subj and (subj not in PRONOUNS or subj == "我"):
             out.append(subj)
         if unread is not None and (not subj or len(subj) == 1) and unread_name(text[cs:e]):
             unread.append(text[cs:cs + 2])
     for m in re.finditer(r"[”」\"]", text):  # `“……”王建国问道。`
         e = post_tag_clause(text, m.end(), m.end() + 20)
-        subj = bare_subject(text[strip_opener(text, m.end(), e):e]) if e else None
+        cs = strip_opener(text, m.end(), e) if e else 0
+        subj = (name_at(text[cs:e], forms) or bare_subject(text[cs:e])) if e else None
         if subj and (subj not in PRONOUNS or subj == "我"):
             out.append(subj)
     return out
@@ -456,9 +462,16 @@ def _full_names(text: str, given: str) -> Counter:
     for f, n in c.items():
         if not plain_surname(f[0]):
             continue
-        if re.search(r"(?:^|[，。．！？；：\s“”「」])" + re.escape(f), text):
-            out[f] = n
+        if re.search(r"(?:^|[，。．！？；：\s“”「」])" + re.escape(f), text) or pos_tags(f) == [(f, "nr")]:
+            out[f] = n  # it opens a clause, or jieba reads it as one person's name (`贺秀莲` after `对`)
+    if len(out) > 1:  # a full name written far more often than the rest: a preposition's slip (`于少平`, `从少平`)
+        (top, n), *rest = out.most_common()
+        if n >= FULL_DOMINANT * sum(k for _, k in rest):
+            out = Counter({top: n})
     return out if len(out) == 1 else Counter()  # `何太后`, `董太后`: two people, no merge
+
+
+FULL_DOMINANT = 5
 
 
 def _glued(form: str, name: str, speakers: Counter) -> bool:
@@ -483,7 +496,7 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
             groups.pop(f)  # no member of its own: the tags name the member `g` (as the name index reads them)
     for b in list(groups):  # a two-character given name and its full name
         if len(b) == 2 and b in groups and not plain_surname(b[0]):  # not `封贾诩`, `宣孔明` (enfeoffs, summons)
-            full = [f for f, n in _full_names(text, b).items() if n >= 2]
+            full = [f for f, n in _full_names(text, b).items() if n >= 2 or pos_tags(f) == [(f, "nr")]]
             for f in full:
                 groups[b].append(f)
                 groups.pop(f, None)
@@ -569,8 +582,11 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
     """Speakers named by at least `min_speaks` speech tags, forms merged, most talkative first.
     Groups (`众人`) and pronouns are speakers but never cast members; frequent `我说` tags make a narrator
     member (`叙述者`, the narrator: the text gives `我` no name)."""
+    from .zh_modern_names import name_forms
+
     unread: list[str] = []
-    subjects = tag_subjects(text, unread)
+    names = name_forms(text)  # a frequent full name or its given name: a member after one tag
+    subjects = tag_subjects(text, unread, names)
     speakers = Counter(s for s in subjects if not is_group(s) and s[0] not in "他她其" and s != "我")
     for f, n in Counter(unread).items():  # `翠缕道`: a name jieba does not read, when the text addresses it
         if n >= min_speaks and f not in speakers and _addressed(text, f) and not _acts(text, f, speakers):
@@ -581,7 +597,7 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
         out.append(CastMember(name="叙述者", speaks=first, narrator=True))
     for forms in _merge(text, speakers):
         speaks = sum(speakers.get(f, 0) for f in forms)
-        if speaks < min_speaks or not _ever_addressed(text, forms):
+        if speaks < min(min_speaks, 1 if any(f in names for f in forms) else min_speaks) or not _ever_addressed(text, forms):
             continue
         forms = list(dict.fromkeys(forms + [_base(f) for f in forms if len(_base(f)) >= 2]))
         if max(len(f) for f in forms) < 2:

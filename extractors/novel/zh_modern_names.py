@@ -1,0 +1,56 @@
+"""Personal names of a modern Chinese novel found from the text itself: the full names it writes often (a
+surname and a two-character given name that jieba reads as one person's name, `孙少平`, `田福堂`) and the given
+names it also writes alone (`少平`, `福堂`), which jieba often splits (`少` `安`) or misreads (`少平` as a number).
+
+A speech tag's subject is then the longest such form opening its clause (`少平马上说`, `少安亲热地对她说`), where
+cutting at the first predicate character would keep what follows the name (`少平马`) or lose it altogether.
+No list of any book's names: a full name qualifies by its frequency and jieba's reading of it alone; titles and
+kinship words (`王夫人`, `刘姥姥`) are not given names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .cast_zh import _NAME_FINAL, _PRED, SURNAME, _SURNAMES, is_word, plain_surname, pos_tags, title_or_kin
+
+# a full name is written at least this often (a person who speaks is named more than a handful of times)
+MIN_FULL = 5
+# its given name alone at least this many times besides the full name, to count as a form of its own
+MIN_GIVEN = 3
+
+_FULL = re.compile("(?=([" + _SURNAMES + "][\u4e00-\u9fff]{2}))")
+
+
+def name_forms(text: str) -> dict[str, str]:
+    """form -> full name, for every full name written at least `MIN_FULL` times (the form itself) and its given
+    name where the text writes it alone at least `MIN_GIVEN` more times and no other full name shares it."""
+    counts = Counter(m.group(1) for m in _FULL.finditer(text))
+    full = []
+    for f, n in counts.items():
+        if n < MIN_FULL or not plain_surname(f[0]) or f[-1] in "家氏的" or title_or_kin(f) or title_or_kin(f[1:]) \
+                or title_or_kin(f[:2]) or f[-1] in _PRED - _NAME_FINAL:
+            continue  # `王夫人`, `贾母笑` (贾母 laughs): a title or a kin word, or a name and its predicate
+        if pos_tags(f) != [(f, "nr")]:
+            continue  # `石圪节` (a place), `马上就`, `明白了`: no one's name to jieba
+        full.append(f)
+    out = {f: f for f in full}
+    owners = Counter(f[1:] for f in full)
+    for f in full:
+        given = f[1:]
+        if owners[given] > 1 or given[0] in SURNAME and plain_surname(given[0]):
+            continue  # two people share it; or it would read as a surname and a name of its own
+        if is_word(given) and not pos_tags(given)[0][1].startswith("nr"):
+            continue  # `向前` (forward) in `李向前`: a common word wherever it stands alone
+        if text.count(given) - counts[f] >= MIN_GIVEN:
+            out[given] = f
+    return out
+
+
+def name_at(clause: str, forms: dict[str, str]) -> str | None:
+    """The longest name form opening the clause, when something follows it (the predicate), or None."""
+    for n in (3, 2):
+        if len(clause) > n and clause[:n] in forms:
+            return clause[:n]
+    return None

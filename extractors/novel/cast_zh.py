@@ -50,7 +50,7 @@ _PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩�
 _PRED_CHARS = "".join(sorted(_PRED))
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
-                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|马上|馬上|"
+                    r"回头|回頭|进来|進來|出来|出來|自言|自思|暗想|暗道|马上|馬上|扭头|扭頭|扭过|扭過|转过|轉過|回过|回過|"
                     r"[\u4e00-\u9fff][声聲](?=[叫说說道问問喊嚷笑骂罵答应應])")  # `尖声叫道`: a voice is a manner
 # clause openers that are not subjects
 _OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
@@ -144,7 +144,14 @@ def post_tag_clause(text: str, s: int, e: int) -> int | None:
         return None
     if _HEARD.search(text, p, m.start()) or _SAYING.search(text, p, m.start()):
         return None  # `”那李嬷嬷听如此说，`: who hears it; `”刘焉然其说，`: `其说` is what was said, no verb
-    return m.start() if _POST_VERB.search(text, p, m.start()) else None
+    if _POST_VERB.search(text, p, m.start()):
+        return m.start()
+    asked = _POST_ASKS.search(text, p, m.start())  # `”润叶问她二爸。`: a question and the one asked
+    return m.start() if asked and not is_word(text[asked.start():asked.start() + 2]) and text[m.start()] in "。．" else None
+
+
+# `问` and who is asked, ending a clause after a quotation (not `问题`, a question: a word of its own)
+_POST_ASKS = re.compile(r"(?<=[\u4e00-\u9fff])(?:问|問)(?:[他她你]|[他她][的]?[\u4e00-\u9fff]{1,3}|[\u4e00-\u9fff]{2,3})$")
 
 
 def strip_opener(text: str, pos: int, end: int) -> int:

@@ -53,6 +53,7 @@ from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MAR
                       bare_subject, is_group, is_word, person_like, plain_surname, pos_tags, post_tag_clause,
                       speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
+from .zh_modern import confidences, modern_turns
 
 _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
 # a subject-less tag that goes on with the same speaker: `又道`, `说着，又问`, `复笑道`
@@ -394,6 +395,7 @@ class ZhMixin:
                     and re.match(re.escape(a.surface or "") + "[，,！!]", self.quotes[i].text(self.text)):
                 res[i] = a = Attribution(vocatives=a.vocatives)  # `有的叫道：“孔乙己，…”`: the one addressed
         self._zh_turns(res)
+        modern_turns(self, res)  # the untagged turns alternation leaves (zh_modern.py)
         return self._hold_unsure(res)
 
     def _zh_turns(self, res: list[Attribution]) -> None:
@@ -411,7 +413,8 @@ class ZhMixin:
                 a, c = res[i], parity.get(k % 2)
                 if k not in tagged and not a.speaker and not a.rule and c not in a.vocatives \
                         and surface[c] not in self.quotes[i].text(self.text):
-                    a.speaker, a.confidence, a.evidence, a.rule, a.surface = c, _TURN_CONF, "turn-taking", "zh-turn", surface[c]
+                    a.speaker, a.evidence, a.rule, a.surface = c, "turn-taking", "zh-turn", surface[c]
+                    a.confidence = confidences().get("zh-turn", _TURN_CONF)
 
     def _zh_bare_runs(self, res: list[Attribution]) -> list[list[int]]:
         """Runs of at least three consecutive paragraphs holding one quotation each and no narration but a tag."""

@@ -1,0 +1,116 @@
+"""Untagged quotations of a Chinese novel by the shape of the exchange, as modern novels write dialogue: one
+quotation a paragraph, most of them without a tag (`“……”\\n\\n“……”`), or after a paragraph of narration about the
+one who then speaks (`冯国斌长出了一口气。\\n\\n“……”`).
+
+Rules, applied in order of the quotations to those no tag gave a speaker (nor a pronoun tag, nor a name inside
+the quotation that addresses the candidate):
+- `zh-reply-to`: the quotation opens the paragraph right after one whose tag names one cast member spoken to
+  (`“……”徐爱云对大哥说。` / `少安问少平：“……”`): that person answers;
+- `zh-alternate`: right after a quotation by X, in a run of paragraphs each holding quotations, the last other
+  speaker of the run before X (A, B, then A again);
+- `zh-beat`: the paragraph before is narration only and its last sentence opens with a cast member (who then speaks);
+- `zh-lead`: narration before the quotation in its own paragraph, its last sentence opening with a cast member;
+- `zh-pronoun-turn`: a pronoun tag (`他说：`) right after a quotation by X in an exchange: the last other speaker,
+  where the pronoun's gender does not rule that one out.
+
+Each rule's confidence is its precision measured on the design part of the 平凡的世界 cues by
+`benchmarks/zh_fit.py`, which writes `data/zh_turns.json`; without that file every guess is held.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ..text import ZH_FULL_STOPS
+from .cast_zh import strip_opener
+
+TABLE = Path(__file__).resolve().parent / "data" / "zh_turns.json"
+RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-beat", "zh-lead", "zh-pronoun-turn")
+_HELD = 0.5  # a rule with no measured precision: its guess is kept for the LLM, never emitted
+_BACK = 4  # how many quotations back `zh-alternate` looks for the other speaker
+
+
+@lru_cache(maxsize=1)
+def confidences() -> dict[str, float]:
+    """rule -> confidence, as `benchmarks/zh_fit.py` wrote them (empty when the table is absent)."""
+    if not TABLE.exists():
+        return {}
+    return {k: float(v) for k, v in json.loads(TABLE.read_text(encoding="utf-8"))["confidence"].items()}
+
+
+def _opening_member(att, s: int, e: int) -> str | None:
+    """The cast member that opens text[s:e] (past an opener such as `这时`), or None."""
+    p = strip_opener(att.text, s, e)
+    ms = att.index.mentions(att.text, p, min(e, p + 8))
+    if ms and ms[0].start == p and (ms[0].end >= e or att.text[ms[0].end] not in "的之家们們等"):
+        return ms[0].cid
+    return None
+
+
+def _last_sentence(t: str, s: int, e: int) -> int:
+    """Start of the last sentence of text[s:e] (after its last full stop but the one closing it)."""
+    k = e
+    while k > s and t[k - 1] in ZH_FULL_STOPS + " \n\t\u3000":
+        k -= 1
+    while k > s and t[k - 1] not in ZH_FULL_STOPS + "\n":
+        k -= 1
+    return k
+
+
+def modern_turns(att, res: list) -> None:
+    """Fill untagged quotations of `att` (an `attribution.Attributor`) by the rules above, in order; a guess is
+    emitted where its rule's confidence reaches the hold, and goes on to back the next quotation's guess."""
+    conf = confidences()
+    t, quotes, hold = att.text, att.quotes, att.min_confidence
+
+    def known(i: int) -> str | None:
+        a = res[i]
+        ok = a.speaker in att.index.characters and (a.confidence or 0) >= hold - 1e-9
+        return a.speaker if ok else None  # a cast member: `老人`, `那人` may be anyone
+
+    gender = att.index.gender
+    for j, q in enumerate(quotes):
+        a = res[j]
+        if a.speaker or a.held or (a.rule and not a.rule.startswith("zh-goes-on") and a.rule != "zh-pronoun"):
+            continue
+        p = q.para
+        ps, pe = att.paras[p]
+        lead = t[ps:q.outer[0][0]]
+        guess = rule = None
+        if a.pron_tag:  # `他说：` in an exchange: the other one of the last two speakers, of the pronoun's gender
+            i = j - 1
+            x = known(i) if j and quotes[i].paras[-1] >= p - 1 else None
+            k = i
+            while x and k > max(0, i - _BACK) and quotes[k - 1].paras[-1] >= quotes[k].para - 1:
+                k -= 1
+                y = known(k)
+                if y and y != x:
+                    if gender.get(y) in (None, a.want_gender) or a.want_gender is None:
+                        guess, rule = y, "zh-pronoun-turn"
+                    break
+        elif lead.strip():
+            k = _last_sentence(t, ps, q.outer[0][0])
+            guess, rule = _opening_member(att, k, q.outer[0][0]), "zh-lead"
+        elif j and quotes[j - 1].paras[-1] == p - 1 and att.para_ch[p - 1] == att.para_ch[p]:
+            i = j - 1
+            x = known(i)
+            if x:
+                to = {c for c in res[i].addressees if c != x}
+                if len(to) == 1:
+                    guess, rule = next(iter(to)), "zh-reply-to"
+                else:
+                    k = i
+                    while k > max(0, i - _BACK) and quotes[k - 1].paras[-1] >= quotes[k].para - 1:
+                        k -= 1
+                        y = known(k)
+                        if y and y != x:
+                            guess, rule = y, "zh-alternate"
+                            break
+        elif p and not att.by_para.get(p - 1) and att.para_ch[p - 1] == att.para_ch[p]:
+            s, e = att.paras[p - 1]
+            guess, rule = _opening_member(att, _last_sentence(t, s, e), e), "zh-beat"
+        if not guess or guess in a.vocatives:
+            continue
+        a.speaker, a.confidence, a.evidence, a.rule = guess, conf.get(rule, _HELD), "turn-taking", rule

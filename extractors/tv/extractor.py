@@ -26,9 +26,8 @@ class TvOptions(ExtractOptions):
         None, description="Speaker model directory from `rolecorpus speakers train`: label every line by voice.")
     language: Optional[str] = Field(None, description="Spoken language: a Whisper code (en, zh, ja, ko, ...) passed to "
                                     "either ASR backend, or auto (the default): detected.")
-    asr_backend: str = Field(DEFAULT_BACKEND, description="faster-whisper (the default: ~6x faster on CPU) or "
-                             "openai-whisper (the reference implementation; the same lines, word error rate 0.014 "
-                             "between the two on the sample).")
+    asr_backend: str = Field(DEFAULT_BACKEND, description="faster-whisper (the default, faster on CPU) or "
+                             "openai-whisper (the reference implementation).")
     model: str = Field(
         BUNDLED_MODEL, description="Whisper model: 'base' (bundled offline weights), a .pt checkpoint "
         "(openai-whisper), a CTranslate2 directory (faster-whisper), or a Whisper model name (downloaded; needs internet).")

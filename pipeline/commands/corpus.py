@@ -42,7 +42,9 @@ def segment(
     character: str = typer.Option(..., "--character", "-c", help="Character id (configs/characters/ID.yaml)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Stories file (default data/stories/ID.jsonl)."),
 ) -> None:
-    """Cut the character's stories with the finite-state segmenter (limits in configs/pipeline.yaml `segment:`)."""
+    """Cut a character's stories out of the lines of its works.
+
+    The finite-state segmenter's limits are the `segment:` section of configs/pipeline.yaml."""
     project = Project.current()
     if output is not None:
         check_output(output, "-o")
@@ -71,7 +73,7 @@ def embed(
     backend: Optional[str] = typer.Option(None, "--backend", help="use (offline USE multilingual) or openai (OPENAI_BASE_URL/OPENAI_API_KEY)."),
     model: Optional[str] = typer.Option(None, "--model", help="Embedding model name for --backend openai."),
 ) -> None:
-    """Embed the character's stories (vectors cached by content hash; a rerun embeds nothing twice)."""
+    """Embed a character's stories (cached by content: a rerun embeds nothing twice)."""
     project = Project.current()
     over = {k: v for k, v in (("backend", backend), ("model", model)) if v}
     settings = load_settings(project.pipeline_yaml).embed.model_dump() | over
@@ -119,7 +121,9 @@ def save_npz(fh, **arrays) -> None:
 
 @app.command("package")
 def package(character: str = typer.Argument(..., metavar="ID", help="Character id.")) -> None:
-    """Write data/characters/ID/: system_prompt.txt, stories/NNNN.txt, ID.jsonl (ChatHaruhi 2.0), manifest.json."""
+    """Write a character's package: system prompt, stories, role file and manifest.
+
+    Into data/characters/ID/: system_prompt.txt, stories/NNNN.txt, ID.jsonl (ChatHaruhi 2.0), manifest.json."""
     project = Project.current()
     settings = load_settings(project.pipeline_yaml)
     ch = get_character(project.configs, character)

@@ -30,8 +30,10 @@ def chatharuhi(
     model: Optional[str] = typer.Option(None, "--model",
                                         help="luotuo_openai: endpoint model (default text-embedding-ada-002, the space ChatHaruhi queries in)."),
 ) -> None:
-    """Re-embed the package's stories with the model ChatHaruhi uses for --embedding and write its role file:
-    load it with ChatHaruhi(role_from_jsonl=FILE, embedding=EMBEDDING)."""
+    """Write a role file the ChatHaruhi runtime loads with its own embedding= choice.
+
+    The stories are re-embedded with the model ChatHaruhi uses for --embedding; load the file with
+    ChatHaruhi(role_from_jsonl=FILE, embedding=EMBEDDING)."""
     project = Project.current()
     target = chatharuhi_embedding(embedding)
     role_file = project.package(cid) / f"{cid}.jsonl"

@@ -22,8 +22,10 @@ def report(
     character: str = typer.Argument(..., metavar="ID", help="Character id."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="HTML file to write (default: reports/ID.html)."),
 ) -> None:
-    """Write the corpus report of one character: lines by source and evidence, confidence histogram, stories by
-    length, whom it answers most, emotions when annotated."""
+    """Write a character's corpus page as one HTML file, to share.
+
+    Lines by source and evidence, the confidence histogram, stories by length, whom it answers most, and emotions
+    when annotated."""
     from ..report import render_report
 
     project = Project.current()

@@ -172,9 +172,11 @@ def evaluate(
     media: Optional[Path] = typer.Option(None, "--media", help="Media file for rows without a media column/cell."),
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
 ) -> None:
-    """Identify every labelled line and print accuracy, coverage, false accepts of voices nobody enrolled (labelled
-    characters the model does not know) and the confusion matrix; a 'maybe' verdict's guess counts as given, and
-    the `confident` line gives the figures for the speakers `extract tv` writes (confident verdicts only)."""
+    """Measure a voice model on labelled lines: accuracy, coverage, false accepts, confusion matrix.
+
+    False accepts are lines of voices nobody enrolled (labelled characters the model does not know) given to a
+    character. A 'maybe' verdict's guess counts as given; the `confident` line gives the figures for the speakers
+    `extract tv` writes (confident verdicts only)."""
     from extractors.tv.labels import read_labels
     from extractors.tv.speaker_id import SpeakerModel, evaluate as run_eval
 

@@ -11,20 +11,36 @@ import functools
 import sys
 
 import typer
+from typer.core import TyperGroup
 
 from extractors.errors import InputError
 from extractors.llm import redact_secrets
 
+# `rolecorpus --help` lists these first, in the order a source goes through them; the rest follow
+FLOW = ("works", "characters", "add-character", "extract", "build", "segment", "embed", "package", "ask", "chat",
+        "studio")
+
+
+class FlowGroup(TyperGroup):
+    """The command list in the order of the flow (typer puts sub-apps after plain commands), then the rest."""
+
+    def list_commands(self, ctx) -> list[str]:
+        names = super().list_commands(ctx)
+        return [n for n in FLOW if n in names] + [n for n in names if n not in FLOW]
+
+
 app = typer.Typer(
     name="rolecorpus",
-    help="Build character story corpora for role-play chatbots (ChatHaruhi method) and chat with them.",
+    cls=FlowGroup,
+    help="Turn novels, scripts, quote pages and TV episodes into role-play characters, and talk to them.\n\n"
+         "Start with: works add FILE, characters discover WORK --write, build, ask ID \"...\"",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
 extract_app = typer.Typer(help="Turn a source (script, wiki page, novel, TV episode) into lines.jsonl.", no_args_is_help=True)
-speakers_app = typer.Typer(help="Speaker identification by voice: train, review, apply corrections, evaluate.", no_args_is_help=True)
-eval_app = typer.Typer(help="Measure extraction quality against gold annotations, and chatbots against the original lines (eval chat).", no_args_is_help=True)
+speakers_app = typer.Typer(help="Speakers by voice: find and name the voices of a season, train, review, evaluate.", no_args_is_help=True)
+eval_app = typer.Typer(help="Measure speaker attribution against gold, and chat replies against the original lines.", no_args_is_help=True)
 characters_app = typer.Typer(help="Find the cast of a source before configuring it (names, aliases, gender, narrator).", no_args_is_help=True)
 app.add_typer(extract_app, name="extract")
 app.add_typer(speakers_app, name="speakers")

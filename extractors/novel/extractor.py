@@ -20,17 +20,13 @@ from ..characters import Character
 from ..contract import ExtractContext, ExtractOptions
 from ..records import Line
 from .attribution import DEFAULT_MIN_CONFIDENCE
-from .calibration import BUDGET_FLOOR, BUDGET_PRECISION, CONFIGURED_CEILING
+from .calibration import BUDGET_FLOOR, CONFIGURED_CEILING
 
 MIN_CONFIDENCE_HELP = (
-    "The hold: a speaker guess whose confidence is below this is not emitted but left unresolved (with --llm, "
-    "sent to the LLM; the guess fills only what the LLM leaves). Confidences are calibrated: the share of such "
-    "guesses that were right on the PDNC dev novels (a name tag ~0.99, a turn-taking guess 0.3-0.95). Default "
-    f"(English): the book's own hold, {CONFIGURED_CEILING} for configured characters ({DEFAULT_MIN_CONFIDENCE} for a "
-    f"discovered cast) or lower (not below {BUDGET_FLOOR}) where the guesses kept still have a mean confidence >= "
-    f"{BUDGET_PRECISION}: leave-one-book-out precision 0.956 on average over the dev novels, >= 0.921 on each; "
-    f"Chinese: {DEFAULT_MIN_CONFIDENCE}. A number fixes it: lower for more coverage and "
-    "less precision, 0 emits every guess.")
+    "The hold: a speaker guess less sure than this is left unattributed (with --llm, sent to the LLM). Default "
+    f"(English): the book's own, from {CONFIGURED_CEILING} for configured characters ({DEFAULT_MIN_CONFIDENCE} for a "
+    f"discovered cast) down to {BUDGET_FLOOR} while the guesses kept stay sure enough; Chinese: "
+    f"{DEFAULT_MIN_CONFIDENCE}. A number fixes it: lower for more coverage and less precision, 0 emits every guess.")
 NO_LLM_COUNTS = {"calls": 0, "cache_hits": 0, "tokens_in": 0, "tokens_out": 0, "chunks_sent": 0, "quotes_filled": 0}
 
 

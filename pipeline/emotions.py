@@ -2,7 +2,8 @@
 emotions, stored with the line in `data/emotions/<id>.jsonl` as {"work", "unit", "index", "text", "emotion"}.
 
 Lines go to the LLM in numbered batches (with the line each one answers as context) through the editable templates
-`configs/prompts/emotions.system.txt` / `.user.txt`; the answer must be a JSON list of as many labels. Decision: an
+`configs/prompts/emotions.system.txt` / `.user.txt`, in the server's JSON mode; the answer must be a JSON object
+holding a list of as many labels (a bare list is read too; near-JSON is mended). Decision: an
 answer that is not such a list, or holds a label outside the ten, is asked again once as a different sample
 (`variant=1`, cached like the first); what is still missing after that becomes `Other` and the record says
 `"fallback": true`. Labels are matched case-insensitively, and the Chinese names (愤怒, 高兴…) are accepted.
@@ -18,6 +19,7 @@ from extractors.atomic import atomic_open
 from extractors.characters import Character
 from extractors.errors import InputError
 from extractors.ids import check_id
+from extractors.llm import parse_json
 from extractors.records import Line, iter_json_rows
 
 from .profile import LANGUAGE_NAMES, is_chinese, load_templates, render, replies
@@ -43,15 +45,23 @@ def label_of(value: object) -> str | None:
     return _BY_NAME.get(value.strip().strip(".。!\"'").casefold())
 
 
+def _label_list(value: object, n: int) -> list | None:
+    """The n items of a parsed answer: a list, an object holding one list (`{"labels": [...]}`, the form JSON
+    mode gives), or an object numbered 1..n (`{"1": "Anger", ...}`)."""
+    if isinstance(value, dict):
+        lists = [v for v in value.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            value = lists[0]
+        elif all(str(k).strip().isdigit() for k in value) and len(value) == n:
+            value = [value[k] for k in sorted(value, key=lambda k: int(str(k).strip()))]
+    return value if isinstance(value, list) and len(value) == n else None
+
+
 def parse_labels(answer: str, n: int) -> list[str | None] | None:
-    """The n labels of an answer (None where a label is not one of the ten); None when the answer is not a JSON
-    list of n items."""
-    start, end = answer.find("["), answer.rfind("]")
-    try:
-        items = json.loads(answer[start:end + 1]) if 0 <= start < end else None
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(items, list) or len(items) != n:
+    """The n labels of an answer (None where a label is not one of the ten); None when the answer holds no list of
+    n items. Near-JSON (fenced, trailing commas, single quotes) is mended first (extractors.llm.parse_json)."""
+    items = _label_list(parse_json(answer, dict), n) or _label_list(parse_json(answer, list), n)
+    if items is None:
         return None
     return [label_of(x.get("emotion") if isinstance(x, dict) else x) for x in items]
 
@@ -75,7 +85,8 @@ def _relabel(client, requests: list, batches: list, labels: list) -> int:
     redo = [i for i, ls in enumerate(labels) if ls is None or None in ls]
     if not redo:
         return 0
-    again = client.complete_many([requests[i] for i in redo], desc="emotions (again)", variants=[1] * len(redo))
+    again = client.complete_many([requests[i] for i in redo], desc="emotions (again)", variants=[1] * len(redo),
+                                 json=True)
     for i, answer in zip(redo, again):
         second = parse_labels(answer, len(batches[i])) or [None] * len(batches[i])
         first = labels[i] or [None] * len(batches[i])
@@ -90,7 +101,7 @@ def annotate(client, ch: Character, lines: list[Line], configs: Path, batch: int
         raise InputError(f"character {ch.id!r} has no dialogue lines in its works' lines; nothing to annotate")
     batches = [pairs[i:i + batch] for i in range(0, len(pairs), batch)]
     requests = [batch_messages(ch, b, configs) for b in batches]
-    answers = client.complete_many(requests, desc=f"emotions {ch.id}")
+    answers = client.complete_many(requests, desc=f"emotions {ch.id}", json=True)
     labels = [parse_labels(a, len(b)) for a, b in zip(answers, batches)]
     retried = _relabel(client, requests, batches, labels)
     records = []

@@ -15,7 +15,6 @@ a rerun may replace; once a person edits it (or deletes the marker), `profile` k
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from pathlib import Path
 from extractors.characters import AliasResolver, Character
 from extractors.errors import InputError
 from extractors.ids import check_id
+from extractors.llm import parse_json
 from extractors.records import Line
 
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese (简体中文)"}
@@ -234,14 +234,13 @@ def profile_messages(facts: Facts, configs: Path) -> list[dict]:
 
 
 def parse_profile(answer: str) -> dict | None:
-    """The JSON object the profile prompt asks for, checked; None when the answer is not one."""
-    start, end = answer.find("{"), answer.rfind("}")
-    try:
-        d = json.loads(answer[start:end + 1]) if 0 <= start < end else None
-    except json.JSONDecodeError:
+    """The JSON object the profile prompt asks for, checked; None when the answer is not one. Near-JSON (in a
+    fence, unquoted keys, trailing commas) is mended first (extractors.llm.parse_json)."""
+    d = parse_json(answer, dict)
+    if d is None:
         return None
-    if not isinstance(d, dict):
-        return None
+    if len(d) == 1 and isinstance(next(iter(d.values())), dict) and "identity" not in d:
+        d = next(iter(d.values()))  # the object wrapped under the character's name: {"Celia": {...}}
     ok = (isinstance(d.get("identity"), str) and d["identity"].strip() and isinstance(d.get("speaking_style"), str)
           and isinstance(d.get("relationships", {}), dict) and isinstance(d.get("never_says", []), list))
     return d if ok else None
@@ -306,11 +305,12 @@ def read_profile(configs: Path, cid: str) -> str | None:
 
 
 def draft_profile(client, facts: Facts, configs: Path) -> str:
-    """Ask the LLM (any object with `complete(messages, variant=)`) for the prose; a second, different sample when
-    the first answer is not the JSON asked for; InputError after two."""
+    """Ask the LLM (any object with `complete(messages, variant=, json=)`) for the prose, in the server's JSON mode;
+    a second, different sample when the first answer is not the JSON asked for even once mended; InputError after
+    two."""
     messages = profile_messages(facts, configs)
     for variant in (0, 1):
-        d = parse_profile(client.complete(messages, variant=variant))
+        d = parse_profile(client.complete(messages, variant=variant, json=True))
         if d is not None:
             return render_profile(facts, d)
     raise InputError("the LLM answered twice without the JSON object the prompt asks for; nothing was written",

@@ -53,18 +53,26 @@ class ChatSettings(Section):
     history_tokens: int = 1200
     model: str = "gpt-4o-mini"
     temperature: float = 0.7
-    timeout: float = 60          # seconds an LLM answer may take
+    timeout: float = Field(600, gt=0)  # seconds an LLM answer may take (a 1.5B model on one CPU thread reads a
+    #                                    2,000-token prompt in ~2-4 min before it answers)
 
 
 class LLMSettings(Section):
-    """`llm:` the one client of the LLM stages (profile, synth, annotate, eval chat): extractors/llm_client.py."""
+    """`llm:` the one client of the LLM stages (profile, synth, annotate, eval chat): extractors/llm_client.py.
+    Answers are streamed: `first_token` bounds the wait while the server reads the prompt, `silence` the gap
+    between tokens, `timeout` the whole request; a request past any of them is not sent again."""
 
     model: str = "gpt-4o-mini"                  # ROLECORPUS_LLM_MODEL overrides it
     temperature: float = Field(0.0, ge=0, le=2)  # a stage may ask for its own (synth questions)
-    timeout: float = Field(60, gt=0)             # seconds one answer may take
-    max_retries: int = Field(3, ge=0)            # waits out rate limits, timeouts, server errors
+    timeout: float = Field(1200, gt=0)           # seconds one request may take in all (its deadline)
+    first_token: float = Field(300, gt=0)        # seconds until the first token (the prompt is read first)
+    silence: float = Field(60, gt=0)             # seconds without a token before a request is given up
+    max_tokens: int = Field(1024, ge=1)          # longest answer (a small model can loop; this bounds it)
+    json_mode: bool = True                       # ask JSON stages' answers in the server's JSON mode
+    max_retries: int = Field(3, ge=0)            # waits out refused connections, rate limits, server errors
     requests_per_minute: float = Field(0, ge=0)  # 0 = unlimited
-    concurrency: int = Field(4, ge=1)            # requests in flight at once
+    concurrency: int = Field(0, ge=0)            # requests in flight at once; 0 = 1 for a server on this machine
+    #                                              (llama.cpp answers one at a time), 4 for a remote one
 
 
 class EvalChatSettings(Section):

@@ -9,7 +9,9 @@ Hooks, given to the constructor or set as attributes while it runs:
 - `raw`: a body sent as is with status 200 instead of a completion (an endpoint that does not speak the protocol);
 - `hold_after`: answer that many chat requests, then hold every later one until `release` is set (kill -9 tests);
 - `usage`: the (prompt, completion) tokens it reports; None: a quarter of the characters of each;
-- `key`: the name of a request in `received`/`answered`/`held` (default: the text of its last message).
+- `key`: the name of a request in `received`/`answered`/`held` (default: the text of its last message);
+- a request with `"stream": true` is answered as server-sent events, one chunk per word, `chunk_delay` s apart;
+  `stall_after`: send that many chunks, then fall silent until `release` is set.
 What it records: `calls` (every POST), `prompt_tokens`/`completion_tokens` (usage totals), `requests` (the body of every chat request, in arrival order), `received`
 (their keys), `auth` (their Authorization headers), `answered` (keys whose answer was sent) and `held` (keys held).
 POST .../embeddings answers with tests/fake_embeddings.py's bag-of-words vectors (not recorded), so that one
@@ -46,6 +48,8 @@ class FakeLLMServer:
         self.fail: list[int] = []
         self.fail_always = fail_always
         self.raw: bytes | None = None
+        self.chunk_delay = 0.0
+        self.stall_after: int | None = None
         self.calls = 0
         self.requests: list[dict] = []
         self.received: list[str] = []
@@ -98,6 +102,11 @@ class FakeLLMServer:
             data = _embeddings(body)
         elif self.raw is not None:
             data = self.raw
+        elif body.get("stream"):
+            if self._stream(h, body, key) and not hold:
+                with self.lock:
+                    self.answered.append(key)
+            return
         else:
             data = self._completion(body, key)
         if _send(h, status, data, headers) and chat and not hold:
@@ -116,6 +125,36 @@ class FakeLLMServer:
                                         "message": {"role": "assistant", "content": content}}],
                            "usage": {"prompt_tokens": tin, "completion_tokens": tout,
                                      "total_tokens": tin + tout}}).encode()
+
+    def _stream(self, h: BaseHTTPRequestHandler, body: dict, key: str) -> bool:
+        """The answer as OpenAI's server-sent events; False when the client is gone."""
+        content = self.answer(body["messages"]) if callable(self.answer) else self.answer
+        tin, tout = self.usage or (len(key) // 4, len(content) // 4)
+        with self.lock:
+            self.prompt_tokens += tin
+            self.completion_tokens += tout
+        words = [w for w in content.replace(" ", " \0").split("\0") if w] or [""]
+        base = {"id": "fake", "object": "chat.completion.chunk", "created": 1700000000, "model": body.get("model", "m")}
+        deltas = [{"role": "assistant", "content": ""}] + [{"content": w} for w in words]
+        try:
+            h.send_response(200)
+            h.send_header("Content-Type", "text/event-stream")
+            h.end_headers()
+            for n, delta in enumerate(deltas):
+                if self.stall_after is not None and n >= self.stall_after:
+                    self.release.wait(120)
+                time.sleep(self.chunk_delay)
+                last = n == len(deltas) - 1
+                chunk = dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": "stop" if last else None}])
+                h.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                h.wfile.flush()
+            usage = {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout}
+            h.wfile.write(b"data: " + json.dumps(dict(base, choices=[], usage=usage)).encode() + b"\n\n")
+            h.wfile.write(b"data: [DONE]\n\n")
+            h.wfile.flush()
+        except OSError:
+            return False
+        return True
 
     def env(self, key: str = SECRET, model: str = "fake-model") -> dict:
         """The environment that points rolecorpus at this endpoint."""

@@ -38,8 +38,8 @@ def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("chatproj")
     (root / "configs").mkdir()
     yaml = (REPO / "configs" / "pipeline.yaml").read_text()
-    assert "timeout: 60" in yaml
-    (root / "configs" / "pipeline.yaml").write_text(yaml.replace("timeout: 60", "timeout: 2", 1))
+    assert "timeout: 600 " in yaml  # chat: comes before llm:, so the first timeout is the chat's
+    (root / "configs" / "pipeline.yaml").write_text(yaml.replace("timeout: 600 ", "timeout: 2 ", 1))
     steps = [
         ("add-character", "rosalind", "--name", "Rosalind", "--series", "As You Like It", "--alias", "ROSALIND"),
         ("extract", "script", str(REPO / "data/samples/asyoulik.txt"), "--work", "asyoulik",

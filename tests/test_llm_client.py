@@ -123,3 +123,153 @@ def test_fake_server_kill9_mid_run_repays_only_requests_in_flight(tmp_path, monk
         assert len(repaid) <= 3                                             # only those in flight at the kill
     finally:
         s.close()
+
+
+# --- limits: a slow or dead endpoint ends in one line, in bounded time, without a second request ---------------
+
+def test_fake_server_that_accepts_and_never_answers_fails_within_the_first_token_limit(tmp_path, monkeypatch):
+    s = FakeLLMServer(hold_after=0)  # accepts every connection, never answers
+    monkeypatch.setenv("OPENAI_BASE_URL", s.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    try:
+        c = LLMClient(tmp_path, model="m", first_token=1.5, silence=1, timeout=30, max_retries=3, backoff=0.01)
+        t0 = time.monotonic()
+        with pytest.raises(InputError, match="no token within 1.5 s") as e:
+            c.complete_many([msgs(f"q{i}") for i in range(4)])
+        assert time.monotonic() - t0 < 6
+        assert "llm.first_token" in str(e.value) and "\n" not in str(e.value) and SECRET not in str(e.value)
+        assert len(s.received) == 1 and s.requests[0]["stream"] is True  # not re-sent; the batch stopped
+        assert c.stats["timeouts"] == 1 and c.stats["retries"] == 0
+    finally:
+        s.close()
+
+
+def test_fake_server_falling_silent_mid_answer_fails_within_the_silence_limit(server, tmp_path):
+    server.answer = "one two three four five six seven eight"
+    server.stall_after = 3
+    c = LLMClient(tmp_path, model="m", first_token=10, silence=1, timeout=30, backoff=0.01)
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match=r"fell silent for 1 s .*llm\.silence"):
+        c.complete(msgs("talk"))
+    assert time.monotonic() - t0 < 5 and len(server.received) == 1
+    assert not list((tmp_path / "llm").rglob("*.json"))  # nothing half-said was cached
+
+
+def test_fake_server_slow_stream_meets_the_total_deadline(server, tmp_path):
+    server.answer = " ".join(f"w{i}" for i in range(40))
+    server.chunk_delay = 0.1  # never silent, but 4 s in all
+    c = LLMClient(tmp_path, model="m", first_token=10, silence=5, timeout=1.5, backoff=0.01)
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match=r"did not finish within 1.5 s \(llm\.timeout\)"):
+        c.complete(msgs("talk"))
+    assert time.monotonic() - t0 < 4 and len(server.received) == 1
+    server.chunk_delay = 0.0
+    fast = LLMClient(tmp_path, model="m", first_token=10, silence=5, timeout=1.5)  # a fast stream gets through
+    assert fast.complete(msgs("talk")) == server.answer
+
+
+def test_fake_server_streamed_answer_shows_progress_lines_off_a_terminal(server, tmp_path, capsys):
+    server.answer = "a b c d e f"
+    server.chunk_delay = 0.3
+    c = LLMClient(tmp_path, model="m", heartbeat=0.5)
+    assert c.complete_many([msgs("x")], desc="emotions rosalind") == ["a b c d e f"]
+    err = capsys.readouterr().err
+    assert "emotions rosalind 1/1: " in err and "answered" in err and "tokens" in err
+
+
+# --- JSON mode ----------------------------------------------------------------------------------------------------
+
+def test_fake_server_json_stage_asks_json_mode_and_falls_back_where_refused(server, tmp_path):
+    server.answer = '{"labels": ["Anger"]}'
+    c = LLMClient(tmp_path, model="m", backoff=0.01)
+    assert c.complete(msgs("label"), json=True) == '{"labels": ["Anger"]}'
+    assert server.requests[-1]["response_format"] == {"type": "json_object"}
+    c.complete(msgs("plain"))
+    assert "response_format" not in server.requests[-1]
+    server.fail = [400]  # a server without JSON mode
+    old = LLMClient(tmp_path, model="m", backoff=0.01)
+    assert old.complete(msgs("label 2"), json=True) == '{"labels": ["Anger"]}'
+    assert "response_format" in server.requests[-2] and "response_format" not in server.requests[-1]
+    assert old.json_mode is False
+
+
+@pytest.mark.parametrize("answer,want", [
+    ('```json\n{identity: "A duke\'s daughter", speaking_style: "quick",\n relationships: {Celia: "cousin",},}\n```',
+     {"identity": "A duke's daughter", "speaking_style": "quick", "relationships": {"Celia": "cousin"}}),
+    ("Here is the profile:\n{'identity': 'x', 'never_says': ['a', 'b',],}\nHope it helps.",
+     {"identity": "x", "never_says": ["a", "b"]}),
+    ('{"labels": ["Anger", "Fear"', {"labels": ["Anger", "Fear"]}),  # cut off by max_tokens
+])
+def test_near_json_is_repaired(answer, want):
+    from extractors.llm import parse_json
+
+    assert parse_json(answer, dict) == want
+
+
+def test_near_json_labels_and_profiles_parse_and_garbage_does_not():
+    from pipeline.emotions import parse_labels
+    from pipeline.profile import parse_profile
+
+    assert parse_labels('```json\n{"labels": ["anger", "Happiness", "高兴",]}\n```', 3) == ["Anger", "Happiness",
+                                                                                         "Happiness"]
+    assert parse_labels('{"1": "Fear", "2": "Sadness"}', 2) == ["Fear", "Sadness"]
+    assert parse_labels('["Fear", "Sadness"]', 2) == ["Fear", "Sadness"]
+    assert parse_labels('{"labels": ["Fear"]}', 2) is None and parse_labels("not json at all", 1) is None
+    d = parse_profile('Rosalind: {identity: "Daughter of the banished Duke", speaking_style: "Witty",\n'
+                      '  relationships: {Celia: "cousin"}, never_says: ["vulgar oaths"],}')
+    assert d == {"identity": "Daughter of the banished Duke", "speaking_style": "Witty",
+                 "relationships": {"Celia": "cousin"}, "never_says": ["vulgar oaths"]}
+    assert parse_profile('{"identity": "", "speaking_style": "x"}') is None
+
+
+# --- secrets ------------------------------------------------------------------------------------------------------
+
+def test_secrets_of_every_scheme_are_scrubbed(monkeypatch):
+    import base64
+
+    from extractors.llm import redact_secrets
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://admin:Pa%24%24w0rd@llm.example:8080/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    basic = base64.b64encode(b"admin:Pa$$w0rd").decode()
+    other_basic = base64.b64encode(b"bob:letmein").decode()
+    text = "\n".join([
+        f"401 Unauthorized; header Authorization: Basic {basic}",
+        f"WWW-Authenticate: Basic {other_basic}",
+        f"{{'Authorization': 'Bearer {SECRET}', 'x-api-key': 'k-1234abcd'}}",
+        "Authorization: Digest username=\"admin\", response=\"6629fae49393a05397450978507c4ef1\"",
+        "POST http://admin:Pa%24%24w0rd@llm.example:8080/v1/chat and https://tok3n@other.example/x",
+        "GET https://api.example/v1?key=AIzaSyA-123456&access_token=ya29.abc&api-key=z9z9z9z9&page=2",
+        "password was Pa$$w0rd; X-Goog-Api-Key: AIzaSyB-7890",
+    ])
+    out = redact_secrets(text)
+    for secret in (basic, other_basic, SECRET, "k-1234abcd", "6629fae4", "Pa%24%24w0rd", "Pa$$w0rd", "tok3n",
+                   "AIzaSyA-123456", "ya29.abc", "z9z9z9z9", "AIzaSyB-7890"):
+        assert secret not in out, (secret, out)
+    assert "401 Unauthorized" in out and "llm.example:8080/v1/chat" in out and "page=2" in out
+    for harmless in ("Basic facts of the story", "max_tokens: 512, tokens_in: 5", "the bearer of bad news",
+                     "unknown key llm.timeout", "row 3 of /data/lines/a.jsonl: index 4"):
+        assert redact_secrets(harmless) == harmless
+
+
+def test_fake_server_401_echoing_basic_credentials_of_the_url_is_scrubbed(tmp_path, monkeypatch):
+    """The path of `ask`: the chat model's own error text, first line, scrubbed (pipeline/runtime.py)."""
+    from extractors.llm import chat_model_from_env, redact_secrets
+
+    s = FakeLLMServer(fail_always=401)
+    host = s.base_url.removeprefix("http://")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://admin:S3cretPW@{host}")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    try:
+        with pytest.raises(Exception) as e:
+            chat_model_from_env("m", timeout=10).invoke("hi")
+        raw = f"{type(e.value).__name__}: {e.value}"
+        assert s.auth and (SECRET in raw or "Basic" in raw)  # the server did echo a credential
+        out = redact_secrets(raw)
+        import base64
+
+        for secret in (SECRET, "S3cretPW", base64.b64encode(b"admin:S3cretPW").decode()):
+            assert secret not in out, out
+    finally:
+        s.close()

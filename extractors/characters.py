@@ -42,6 +42,9 @@ class Character:
     # Attribution lowers the confidence of turn-taking guesses for a rarely named one. Never written to a file,
     # never read from one (`mentions:` in a character file is an unknown key).
     mentions: Optional[int] = None
+    # the works configs/pipeline.yaml links the character to (`characters: ID: {work: ...}`): filled by the
+    # pipeline when it loads the project, never read from or written to the character's own file
+    works: list[str] = field(default_factory=list)
 
     @field_validator("aliases", "sources", mode="before")
     @classmethod
@@ -96,19 +99,42 @@ def load_character(path: str | Path) -> Character:
     data.setdefault("series", "")
     if "mentions" in data:  # counted by discovery in one text, never configured
         raise InputError("unknown key mentions", path)
+    if "works" in data:
+        raise InputError("unknown key works (a character is linked to works in configs/pipeline.yaml, "
+                         "`characters: ID: {work: W}`: `rolecorpus add-character ID --work W`)", path)
     try:
         return Character(**data)
     except ValidationError as e:
         raise InputError(_problem(e), path) from None
 
 
+MAX_NAME = 200  # a display name or alias; a personality note may be longer
+MAX_PERSONALITY = 4000
+
+
 def save_character(config_dir: str | Path, ch: Character) -> Path:
+    """Write configs/characters/<id>.yaml, after the checks the loader applies to it and to the other characters
+    (one name, one character per series): a write never leaves a project whose characters do not load."""
     if check_id(ch.id, "character id") and not ID_RE.fullmatch(ch.id):
         raise InputError(f"character id {ch.id!r} must be lowercase letters, digits, '-' or '_'")
+    for what, value in (("name", ch.name), *(("alias", a) for a in ch.aliases)):
+        if not value.strip() or len(value) > MAX_NAME or any(c in value for c in "\n\r\t\x00"):
+            raise InputError(f"{what} {value[:40]!r} must be one line of 1 to {MAX_NAME} characters")
+    if len(ch.personality) > MAX_PERSONALITY:
+        raise InputError(f"personality is longer than {MAX_PERSONALITY} characters")
     path = character_path(config_dir, ch.id)
-    data = {k: v for k, v in asdict(ch).items() if k != "mentions"}  # a count from one text is no configuration
-    atomic_write_text(path, yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    data = {k: v for k, v in asdict(ch).items() if k not in ("mentions", "works")}  # not the file's facts
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    again = Character(**{**yaml.safe_load(text), "id": ch.id, "works": ch.works})  # what the loader will read back
+    others = {c.id: c for c in _load_others(config_dir, ch.id)}
+    check_characters({**others, ch.id: again}, Path(config_dir) / "characters")
+    atomic_write_text(path, text)
     return path
+
+
+def _load_others(config_dir: str | Path, cid: str) -> list[Character]:
+    d = Path(config_dir) / "characters"
+    return [load_character(p) for p in sorted(d.glob("*.yaml")) if p.stem != cid] if d.is_dir() else []
 
 
 def load_characters(config_dir: str | Path) -> dict[str, Character]:
@@ -116,11 +142,11 @@ def load_characters(config_dir: str | Path) -> dict[str, Character]:
     if not d.is_dir():
         return {}
     chars = {c.id: c for c in (load_character(p) for p in sorted(d.glob("*.yaml")))}
-    _check_alias_collisions(chars, d)
+    check_characters(chars, d)
     return chars
 
 
-def _check_alias_collisions(chars: dict[str, Character], folder: Path) -> None:
+def check_characters(chars: dict[str, Character], folder: Path) -> None:
     """A name (id, name or alias, as matched: case and punctuation folded) that two characters of one series both
     claim would give every line of that name to whichever file sorts first: refuse it, naming both files.
     (Two series may each have their John.)"""

@@ -10,6 +10,7 @@ the kinds costs no torch import. A plugin (or a test) adds one with the `registe
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from .errors import InputError
 
@@ -49,3 +50,35 @@ def get_extractor(kind: str):
         entry = getattr(importlib.import_module(module), name)
         _REGISTRY[kind] = entry
     return entry
+
+
+WIKI_SUFFIXES = (".html", ".htm", ".xhtml", ".wiki", ".wikitext", ".mediawiki")
+MEDIA_SUFFIXES = (".wav", ".mp3", ".flac", ".m4a", ".ogg", ".opus", ".aac", ".mkv", ".mp4", ".avi", ".mov", ".webm",
+                  ".m4v", ".ts")
+
+
+def guess_kind(path: Path | str) -> str:
+    """The source kind a file most likely is: a web page is `wiki`, audio or video is `tv`, a text that one of the
+    script parsers reads as cues and speeches is `script`, any other text is `novel` (a folder: its files')."""
+    path = Path(path)
+    if path.is_dir():
+        kinds_seen = {guess_kind(f) for f in sorted(path.iterdir()) if f.is_file() and not f.name.startswith(".")}
+        if len(kinds_seen) != 1:
+            raise InputError("cannot tell the kind of a folder of mixed (or no) files; pass --kind", path)
+        return kinds_seen.pop()
+    suffix = path.suffix.lower()
+    if suffix in WIKI_SUFFIXES:
+        return "wiki"
+    if suffix in MEDIA_SUFFIXES:
+        return "tv"
+    if suffix in (".srt", ".ass", ".ssa", ".vtt"):
+        raise InputError("a subtitle file alone is no work: add the episode's audio or video file (the subtitles "
+                         "beside it, same name, are found)", path)
+    from .script import parse_text
+    from .textio import read_text
+
+    try:
+        parse_text(read_text(path), "auto", path=path)
+    except InputError:
+        return "novel"
+    return "script"

@@ -250,3 +250,9 @@ def read_text(path: str | Path, encoding: str | None = None, keep_offsets: bool 
     if not text.strip():
         raise InputError("file is empty", path)
     return text
+
+
+def guess_language(text: str) -> str:
+    """`zh` when Chinese characters make a good share of the text's first 200,000 characters, else `en`."""
+    sample = "".join(text[:200_000].split())
+    return "zh" if _cjk_ratio(sample) > 0.3 else "en"

@@ -132,11 +132,13 @@ class FileJob:
 def make_job(project: Project, kind: str, work: str, path: Path, opts: BaseModel, output: Path) -> FileJob:
     from .settings import load_settings
 
-    speakers = load_settings(project.pipeline_yaml).speakers.model_dump(exclude_unset=True)
+    settings = load_settings(project.pipeline_yaml)
+    speakers = settings.speakers.model_dump(exclude_unset=True)
+    links = {cid: spec.works() for cid, spec in settings.characters.items()}  # which characters are the work's
     parts = {k: _option_value(v) for k, v in opts}
     env = [os.environ.get(k, "") for k in ("ROLECORPUS_LLM_MODEL", "OPENAI_MODEL", "OPENAI_BASE_URL")]
     key = content_key("batch-file-v1", kind, work, path.name, _sha_file(path), json.dumps(parts, sort_keys=True),
-                      json.dumps(speakers, sort_keys=True), _sha_tree(project.configs, skip=("pipeline.yaml",)),
+                      json.dumps(speakers, sort_keys=True), json.dumps(links, sort_keys=True), _sha_tree(project.configs, skip=("pipeline.yaml",)),
                       json.dumps(env), code_fingerprint())
     return FileJob(str(project.root), str(project.cache), kind, work, path, opts, str(output), key)
 
@@ -148,7 +150,7 @@ def run_job(job: FileJob, models) -> dict:
     messages: list[str] = []
     staging = Path(tempfile.mkdtemp(prefix=".rolecorpus-batch-"))
     try:
-        ctx = make_context(project, job.options, models, staging / "m", messages.append)
+        ctx = make_context(project, job.options, models, staging / "m", messages.append, work=job.work)
         ctx.progress = False
         lines = list(extractor.extract(job.source, job.work, ctx))
         if not lines:

@@ -40,6 +40,7 @@ from extractors.errors import InputError  # noqa: E402
 from extractors.llm import redact_secrets  # noqa: E402
 
 from .cli_app import app  # noqa: E402
+from .commands import works  # noqa: E402,F401  (first: `works` leads the command list, as it leads the flow)
 from .commands import build, cast, characters, chat, corpus, extract, novel, speakers  # noqa: E402,F401  (registers commands)
 from .commands import evalchat, synth  # noqa: E402,F401  (registers `eval chat`, `synth questions|dialogues`)
 from .commands import report, studio  # noqa: E402,F401  (registers `rolecorpus report` and `rolecorpus studio`)

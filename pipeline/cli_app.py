@@ -38,10 +38,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+works_app = typer.Typer(help="Register the sources (novels, scripts, quote pages, episodes) the project builds.", no_args_is_help=True)
+app.add_typer(works_app, name="works")
 extract_app = typer.Typer(help="Turn a source (script, wiki page, novel, TV episode) into lines.jsonl.", no_args_is_help=True)
 speakers_app = typer.Typer(help="Speakers by voice: find and name the voices of a season, train, review, evaluate.", no_args_is_help=True)
 eval_app = typer.Typer(help="Measure speaker attribution against gold, and chat replies against the original lines.", no_args_is_help=True)
-characters_app = typer.Typer(help="Find the cast of a source before configuring it (names, aliases, gender, narrator).", no_args_is_help=True)
+characters_app = typer.Typer(help="Meet the cast of a registered work and draft its characters (names, aliases, gender, narrator).", no_args_is_help=True)
 app.add_typer(extract_app, name="extract")
 app.add_typer(speakers_app, name="speakers")
 app.add_typer(eval_app, name="eval")

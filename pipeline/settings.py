@@ -14,6 +14,7 @@ from typing import Any, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
 from extractors.errors import InputError
+from extractors.ids import check_id
 from extractors.yamlio import load_yaml
 from extractors.registry import get_extractor, kinds
 from extractors.tv.speaker_id import DEFAULTS as SPEAKER_DEFAULTS
@@ -104,6 +105,9 @@ class WorkSpec(Section):
 
     kind: str
     input: str
+    title: Optional[str] = None      # what prompts and pages call the work ("The Sun Also Rises"); default: the id
+    language: Optional[Literal["en", "zh"]] = None  # the work's language: its characters' and, where the kind
+    #                                                 reads one, the extractor's (an explicit option wins)
     options: dict[str, Any] = Field(default_factory=dict)
     # A batch work (pipeline/batch.py): `input` a folder, `files` the pattern of its files ("*.mkv", "**/*.txt");
     # every file is extracted on its own into the one lines file (tv: subtitles beside each episode by name).
@@ -126,7 +130,14 @@ class WorkSpec(Section):
 
     def typed_options(self, work: str, path: Path | str | None = None) -> BaseModel:
         """The options validated by the kind's Options model (errors name works.<work>.options.<key>)."""
-        return validate_model(get_extractor(self.kind).Options, self.options, path, f"works.{work}.options")
+        options = dict(self.options)
+        model = get_extractor(self.kind).Options
+        if self.language and "language" in model.model_fields and "language" not in options:
+            options["language"] = self.language
+        return validate_model(model, options, path, f"works.{work}.options")
+
+    def display_title(self, work: str) -> str:
+        return self.title or work
 
 
 class VoiceSpec(Section):
@@ -228,13 +239,25 @@ def load_settings(path: str | Path | None) -> Settings:
     """The settings of the YAML file (every section defaulted when the file or the section is absent)."""
     if path is None or not Path(path).exists():
         return Settings()
-    data = load_yaml(path) or {}  # UTF-8, no repeated key, no alias bomb (extractors/yamlio.py)
+    return settings_from_data(load_yaml(path), path)  # UTF-8, no repeated key, no alias bomb (extractors/yamlio.py)
+
+
+def settings_from_data(data: Any, path: str | Path | None = None) -> Settings:
+    """The settings of already-parsed YAML data, checked by every rule the loader applies (a write checks the
+    document it is about to write with this, so no write can leave a project that does not load)."""
+    data = data or {}
     if not isinstance(data, dict):
         raise InputError("expected a mapping of stage names to parameters", path)
     data = {k: ({} if v is None else v) for k, v in data.items()}
     settings = validate_model(Settings, data, path)
     for work, spec in settings.works.items():
         spec.typed_options(work, path)
+    for cid, spec in settings.characters.items():
+        check_id(cid, "character id", path)
+        missing = [w for w in spec.works() if w not in settings.works]
+        if missing:
+            raise InputError(f"characters.{cid}.work: {missing[0]!r} is not a key of works: (known: "
+                             f"{', '.join(settings.works) or 'none'})", path)
     for stage in ("profile", "emotions"):  # the LLM stages read the character's stories and lines
         unknown = [c for c in getattr(settings, stage).characters if c not in settings.characters]
         if unknown:

@@ -74,9 +74,11 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
 
 
 def configured_for(configured: dict[str, Character], work: str, path: Path) -> list[Character]:
-    """The characters configured for this work: their series is the work id, or their sources name it or the file."""
+    """The characters configured for this work: linked to it in pipeline.yaml, or (older configs) their series is
+    the work id, or their sources name it or the file."""
     return [c for c in configured.values()
-            if c.series == work or work in c.sources or any(Path(s).name == path.name for s in c.sources)]
+            if work in c.works or c.series == work or work in c.sources
+            or any(Path(s).name == path.name for s in c.sources)]
 
 
 def completed_count(chars: list[Character], configured: dict[str, Character]) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -79,11 +79,13 @@ def run_batch(kind: str, source: Path, work: str, output: Path, opts, project: P
 
 @app.command("build")
 @one_line_errors
-def build(engine: str = typer.Option("local", "--engine", help=ENGINE_HELP),
+def build(targets: Optional[List[str]] = typer.Argument(None, metavar="[WORK|CHARACTER]...",
+                                                        help="Build only these works (with their characters) and characters (with their works)."),
+          engine: str = typer.Option("local", "--engine", help=ENGINE_HELP),
           address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
           workers: int = typer.Option(0, "--workers", min=0, help=WORKERS_HELP)) -> None:
-    """Build everything configured in configs/pipeline.yaml: the lines of every work, then every character's
-    stories, vectors and package, at the paths `dvc repro` writes (`dvc commit` then records them). With
+    """Build what is registered in configs/pipeline.yaml (everything, or the works and characters named): the
+    lines of each work, then each character's stories, vectors and package, at the paths `dvc repro` writes. With
     --engine ray the files of all works, then the characters, run in parallel on Ray. A failed file or character
     does not stop the others: they are all named at the end (exit 2); a rerun redoes only what is missing."""
     from ..engine import make_engine
@@ -91,4 +93,4 @@ def build(engine: str = typer.Option("local", "--engine", help=ENGINE_HELP),
 
     project = Project.current()
     with make_engine(engine, address, workers) as eng:
-        build_all(project, eng)
+        build_all(project, eng, targets or [])

@@ -1,4 +1,4 @@
-"""`rolecorpus add-character`: describe a character once in configs/characters/<id>.yaml."""
+"""`rolecorpus add-character`: describe a character once in configs/characters/<id>.yaml and link it to its works."""
 
 from __future__ import annotations
 
@@ -10,35 +10,54 @@ from extractors.characters import Character, character_path, load_character, sav
 from extractors.errors import InputError
 from extractors.ids import check_id
 
-from ..cli_app import app
+from ..cli_app import app, one_line_errors
 from ..paths import Project
+from ..settings import load_settings
+from ..works import check_works, register_characters, works_title
 
 
 @app.command("add-character")
+@one_line_errors
 def add_character(
     cid: str = typer.Argument(..., metavar="ID", help="Character id: lowercase letters, digits, '-' or '_' (or Chinese characters)."),
     name: str = typer.Option(..., "--name", help="Display name, as the stories should show it."),
-    series: str = typer.Option(..., "--series", help="The work or series the character comes from."),
+    work: List[str] = typer.Option([], "--work", help="A registered work the character speaks in (repeatable): the link the build uses."),
+    series: Optional[str] = typer.Option(None, "--series", help="What the prompt says the character comes from (default: the first work's title)."),
     alias: List[str] = typer.Option([], "--alias", help="Another name a source uses (repeatable): cue, nickname, title."),
-    language: str = typer.Option("en", "--language", help="en or zh."),
+    language: Optional[str] = typer.Option(None, "--language", help="en or zh (default: the work's language, else en)."),
     gender: Optional[str] = typer.Option(None, "--gender", help="male or female (helps resolve 'he'/'she' in novels)."),
     personality: str = typer.Option("", "--personality", help="Supplement appended to the system prompt."),
     source: List[str] = typer.Option([], "--source", help="Source file(s) the character appears in (repeatable)."),
     narrator: bool = typer.Option(False, "--narrator", help="The first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing config."),
 ) -> None:
-    """Write configs/characters/ID.yaml; every stage resolves speaker names through its aliases."""
-    if language not in ("en", "zh"):
+    """Write configs/characters/ID.yaml and link the character to its works in configs/pipeline.yaml, so that
+    `rolecorpus build` (and `dvc repro`) builds its package. Everything is checked before anything is written."""
+    if language is not None and language not in ("en", "zh"):
         raise InputError(f"--language must be en or zh, not {language!r}")
     if gender is not None and gender not in ("male", "female"):
         raise InputError(f"--gender must be male or female, not {gender!r}")
+    if not work and series is None:
+        raise InputError("pass --work W (a registered work: `rolecorpus works list`) to say where the character speaks")
     check_id(cid, "character id")
     project = Project.current()
+    settings = load_settings(project.pipeline_yaml)
+    works = list(dict.fromkeys(work))
+    check_works(settings, works, project.pipeline_yaml)
     path = character_path(project.configs, cid)
     if path.exists() and not force:
         old = load_character(path)
         raise InputError(f"character {cid!r} ({old.name}) already exists; pass --force to overwrite", path)
-    ch = Character(id=cid, name=name, series=series, language=language, aliases=list(dict.fromkeys(alias)),
-                   gender=gender, personality=personality, sources=list(source), narrator=narrator)
-    written = save_character(project.configs, ch)
+    if language is None:
+        langs = [settings.works[w].language or settings.works[w].options.get("language") for w in works]
+        language = next((lang for lang in langs if lang in ("en", "zh")), "en")
+    ch = Character(id=cid, name=name, series=series if series is not None else works_title(settings, works),
+                   language=language, aliases=list(dict.fromkeys(alias)), gender=gender, personality=personality,
+                   sources=list(source), narrator=narrator)
+    if works:
+        written = register_characters(project, [ch], works, overwrite=force)[0]
+    else:  # an older config: no link, the series names the work (`series: <work id>`)
+        written = save_character(project.configs, ch)
     typer.echo(f"wrote {written.relative_to(project.root) if written.is_relative_to(project.root) else written}")
+    if works:
+        typer.echo(f"linked {cid} to {', '.join(works)} in configs/pipeline.yaml; build it with `rolecorpus build`")

@@ -16,7 +16,7 @@ import typer
 from pydantic import BaseModel
 
 from extractors.atomic import atomic_write_text, clean_orphans
-from extractors.characters import AliasResolver, load_characters
+from extractors.characters import AliasResolver
 from extractors.contract import ExtractContext
 from extractors.errors import InputError
 from extractors.ids import check_id, check_output, inside
@@ -27,6 +27,7 @@ from ..models import PipelineModels
 from ..paths import Project
 from ..review import apply_review_file, review_path
 from ..settings import load_settings, validate_model
+from ..works import project_characters, silent_characters, work_first
 
 
 def _stderr(msg: str) -> None:
@@ -54,12 +55,12 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     extractor = extractor or get_extractor(kind)()
     opts = options if isinstance(options, BaseModel) else validate_model(extractor.Options, dict(options), prefix=None)
     settings = load_settings(project.pipeline_yaml)
-    characters = load_characters(project.configs)
+    characters = project_characters(project, settings)
     for folder in (Path(output).parent, project.metrics):
         clean_orphans(folder)  # temp files a killed earlier run left beside its outputs
     staging = project.metrics / f".staging.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"  # made only if used
     had_metrics = project.metrics.exists()
-    ctx = make_context(project, opts, models, staging, log, settings, characters)
+    ctx = make_context(project, opts, models, staging, log, settings, characters, work=work)
     try:
         lines = list(extractor.extract(Path(source), work, ctx))
         review = review_path(project.root, settings.sources, work)  # a person's decisions (pipeline/review.py)
@@ -73,6 +74,8 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
         shutil.rmtree(staging, ignore_errors=True)
         if not had_metrics and project.metrics.is_dir() and not any(project.metrics.iterdir()):
             project.metrics.rmdir()
+    for note in silent_characters(work, lines, characters):
+        log(note)
     report = extractor.summary(lines, output, ctx)
     if getattr(extractor, "summary_to_stdout", False):
         typer.echo(report)
@@ -82,13 +85,14 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
 
 
 def make_context(project: Project, opts: BaseModel, models, staging: Path | None,
-                 log: Callable[[str], None] = _stderr, settings=None, characters=None) -> ExtractContext:
-    """The context an extractor runs in: the project's characters and settings (loaded unless given), the models
-    (built lazily)."""
+                 log: Callable[[str], None] = _stderr, settings=None, characters=None,
+                 work: str | None = None) -> ExtractContext:
+    """The context an extractor runs in: the project's characters (with their links to works) and settings (loaded
+    unless given), the models (built lazily). A name two characters share goes to the one linked to `work`."""
     settings = settings or load_settings(project.pipeline_yaml)
-    characters = load_characters(project.configs) if characters is None else characters
+    characters = project_characters(project, settings) if characters is None else characters
     return ExtractContext(
-        options=opts, resolver=AliasResolver(characters), characters=characters,
+        options=opts, resolver=AliasResolver(work_first(characters, work)), characters=characters,
         models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,
         settings={"speakers": settings.speakers.model_dump(exclude_unset=True)},
         metrics_dir=staging, log=log)

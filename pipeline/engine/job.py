@@ -15,16 +15,19 @@ from extractors.errors import InputError
 from ..batch import BatchFailed, gather, plan_work, write_work
 from ..paths import Project
 from ..settings import load_settings
+from ..works import select
 from .worker import CharacterJob
 
 STEPS = ("segment", "embed", "package")
 
 
-def _plans(project: Project, settings) -> tuple[list, dict[str, str]]:
+def _plans(project: Project, settings, works: set[str]) -> tuple[list, dict[str, str]]:
     from ..commands.build import _rooted
 
     plans, errors = [], {}
     for work, spec in settings.works.items():
+        if work not in works:
+            continue
         try:
             opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
             plans.append(plan_work(project, spec.kind, project.root / spec.input, work, project.lines(work), opts,
@@ -66,14 +69,18 @@ def _seasons(project: Project, settings) -> dict[str, str]:
     return errors
 
 
-def build_all(project: Project, engine) -> None:
-    """Build every configured work and character on `engine`; BatchFailed names what failed."""
+def build_all(project: Project, engine, targets: list[str] | None = None) -> None:
+    """Build every registered work and character on `engine` (with `targets`: those works and characters, see
+    `works.select`); BatchFailed names what failed."""
     from tqdm import tqdm
 
     settings = load_settings(project.pipeline_yaml)
-    errors = _voices(project, settings)
-    errors.update(_seasons(project, settings))
-    plans, plan_errors = _plans(project, settings)
+    works, characters = select(settings, targets or [])
+    tv = any(settings.works[w].kind == "tv" for w in works)
+    errors = _voices(project, settings) if tv else {}  # the voice models only tv works use
+    if tv:
+        errors.update(_seasons(project, settings))
+    plans, plan_errors = _plans(project, settings, works)
     errors.update(plan_errors)
     results, file_errors = gather(plans, engine, project)
     errors.update(file_errors)
@@ -83,9 +90,10 @@ def build_all(project: Project, engine) -> None:
             write_work(plan, results, project)
             built.add(plan.work)
     embed = settings.embed.model_dump()
+    chosen = {cid: spec for cid, spec in settings.characters.items() if cid in characters}
     jobs = [CharacterJob(str(project.root), str(project.cache), cid, embed)
-            for cid, spec in settings.characters.items() if set(spec.works()) <= built]
-    for cid, spec in settings.characters.items():
+            for cid, spec in chosen.items() if set(spec.works()) <= built]
+    for cid, spec in chosen.items():
         if not set(spec.works()) <= built:
             errors[f"character {cid}"] = f"not built: work(s) {', '.join(sorted(set(spec.works()) - built))} failed"
     for step in STEPS:

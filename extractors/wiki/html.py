@@ -17,6 +17,10 @@ blocks in document order:
   rows as a two-column table and its text as above (a voice-line list or a definition list: the
   caller picks).
 
+Lists nested deeper than `MAX_LIST_DEPTH` are written at that depth (no quote page nests that far; a page of 50,000
+nested `<li><ul>` would otherwise make lines of 50,000 markers, memory quadratic in the input): time and memory stay
+linear in the input.
+
 Dropped: scripts, styles, audio/button widgets, footnote marks (`<sup>`), ruby readings, and
 page furniture found by tag or class/id (navigation, footer, infobox, table of contents,
 `[edit]` links, reference lists).
@@ -30,6 +34,8 @@ from ..text import clean
 from .cells import Cell, Page, _span, expand_spans
 from .html_tags import (_BLOCK, _HEADINGS, _ITALIC, _LIST_MARK, _PARA, _VOID, SEPARATOR, SOFT_SEPARATOR, clean_lines,
                         looks_like_html, skipped)
+
+MAX_LIST_DEPTH = 16  # list markers written at most (`****...`): deeper items are written at this depth
 
 __all__ = ["read_html", "looks_like_html", "Cell", "Page", "expand_spans", "SEPARATOR", "SOFT_SEPARATOR"]
 
@@ -135,7 +141,7 @@ class _Reader:
         if self.dl is not None and len(self.lists) == 1 and tag in ("dd", "dt") and self.cell is None:
             self.dl_item = (tag, [])
         if self.cell is None and not self.tables:  # the marker is written with the item's first words
-            marks = "".join(self.lists) or ("*" if tag == "li" else ":")
+            marks = "".join(self.lists[:MAX_LIST_DEPTH]) or ("*" if tag == "li" else ":")
             self.pending_mark = marks[:-1] + ";" if tag == "dt" else marks
             self.items.append(marks)
 
@@ -159,9 +165,19 @@ class _Reader:
 
     def _start_cite(self, tag: str, a: dict) -> None:
         if self.blockquote and self.cell is None and not self.tables:
-            line = "".join(self.text).rsplit("\n", 1)[-1]
-            if not line.strip(" \x01"):  # '<p><cite>Mr. Darcy</cite>, Chapter 34</p>' closing a quote: its attribution
+            if self._line_is_blank():  # '<p><cite>Mr. Darcy</cite>, Chapter 34</p>' closing a quote: its attribution
                 self.text.append("— ")
+
+    def _line_is_blank(self) -> bool:
+        """Whether the text since the last line break is blank: read from the end, stopping at the first words or
+        line break, so many <cite>s in one long line never rescan it."""
+        for chunk in reversed(self.text):
+            head, nl, tail = chunk.rpartition("\n")
+            if tail.strip(" \x01"):
+                return False
+            if nl:
+                return True
+        return True
 
     def _start_blockquote(self, tag: str, a: dict) -> None:
         self.blockquote += 1

@@ -3,9 +3,9 @@ of `profile`, `synth questions`, `annotate emotions`, `eval chat` (rag vs the of
 for one sample character, each run twice (the rerun must make no call).
 
 Needs an endpoint in the environment (`eval "$(make -s llm)"` gives the local 1.5B model) and the built sample
-(`make sample`: data/characters/<id>). It works on a copy of the project under --root (default
-~/.cache/rolecorpus/llm-bench/<model>), so the repository's files are not touched and a second run is answered from
-that copy's cache. Without an endpoint it says so and exits 0.
+(`make sample`: data/characters/<id>; else the character's package is built in the copy). It works on a copy of
+the project under --root (default ~/.cache/rolecorpus/llm-bench/<model>), so the repository's files are not touched
+and a second run is answered from that copy's cache. Without an endpoint it says so and exits 0.
 
     python benchmarks/llm_stages.py [--character rosalind] [--stages profile,emotions,eval,ask,synth] [--n 5]
 """
@@ -28,14 +28,27 @@ QUESTIONS = {"rosalind": ("Who are you in love with?", "Orlando"), "liubei": ("å
 
 
 def project_copy(root: Path, cid: str) -> Path:
-    """A copy of the project's configs and built data (lines, stories, embeddings, the package) under `root`."""
-    if not (REPO / "data/characters" / cid).is_dir():
-        sys.exit(f"error: data/characters/{cid}: not built; run `make sample` first")
+    """A copy of the project's configs and samples under `root`, with the character's package: copied from the
+    repository's built data (`make sample`) when there, else built in the copy (build-lines, segment, embed,
+    package: no LLM)."""
     if not (root / "configs").is_dir():
+        root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(REPO / "configs", root / "configs")
-        for sub in ("lines", "stories", "embeddings", "characters", "samples"):
+        for sub in ("samples", "lines", "stories", "embeddings", "characters"):
             if (REPO / "data" / sub).is_dir():
                 shutil.copytree(REPO / "data" / sub, root / "data" / sub)
+    if not (root / "data/characters" / cid).is_dir():
+        from pipeline.settings import load_settings
+
+        spec = load_settings(root / "configs/pipeline.yaml").characters.get(cid)
+        if spec is None:
+            sys.exit(f"error: configs/pipeline.yaml: no character {cid!r}")
+        steps = [("build-lines", w) for w in spec.works()]
+        steps += [("segment", "--character", cid), ("embed", cid), ("package", cid)]
+        for step in steps:
+            p, _ = cli(root, *step)
+            if p.returncode:
+                sys.exit(f"error: rolecorpus {' '.join(step)}: {p.stderr.strip()[-300:]}")
     return root
 
 

@@ -20,8 +20,9 @@ from .settings import Settings
 
 
 def client_for(project: Project, settings: Settings, *, temperature: float | None = None,
-               chat_model=None) -> LLMClient:
-    """The one client for an LLM stage; `chat_model` replaces the endpoint's model (tests, plugins)."""
+               chat_model=None, desc: str = "LLM") -> LLMClient:
+    """The one client for an LLM stage; `chat_model` replaces the endpoint's model (tests, plugins); `desc` names
+    its single requests in the progress lines."""
     if chat_model is None and not llm_configured():
         raise InputError("no LLM configured: set OPENAI_BASE_URL and/or OPENAI_API_KEY "
                          "(and ROLECORPUS_LLM_MODEL) in the environment")
@@ -30,7 +31,8 @@ def client_for(project: Project, settings: Settings, *, temperature: float | Non
                      temperature=cfg.temperature if temperature is None else temperature, timeout=cfg.timeout,
                      first_token=cfg.first_token, silence=cfg.silence, max_tokens=cfg.max_tokens,
                      json_mode=cfg.json_mode, max_retries=cfg.max_retries,
-                     requests_per_minute=cfg.requests_per_minute, concurrency=concurrency(cfg.concurrency))
+                     requests_per_minute=cfg.requests_per_minute, concurrency=concurrency(cfg.concurrency),
+                     desc=desc)
 
 
 def concurrency(configured: int) -> int:

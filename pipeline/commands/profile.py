@@ -64,7 +64,7 @@ def profile(
     opts = settings.profile
     facts = compute_facts(ch, lines, AliasResolver(load_characters(project.configs)), top_phrases=opts.catchphrases,
                           top_people=opts.people, samples=opts.samples)
-    client = client_for(project, settings)
+    client = client_for(project, settings, desc=f"profile {ch.id}")
     text = draft_profile(client, facts, project.configs)
     atomic_write_text(out, text)
     client.write_metrics(llm_metrics_path(project, "profile", ch.id))

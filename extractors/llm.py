@@ -145,7 +145,12 @@ def chat_model_from_env(model: str | None = None, temperature: float = 0.0, time
     except ImportError:  # pragma: no cover
         raise InputError("langchain-openai is not installed: pip install 'rolecorpus[llm]'") from None
     name = model or llm_model_name("gpt-4o-mini")
-    extra = {"max_tokens": int(max_tokens)} if max_tokens else {}
+    extra = {}
+    if max_tokens:
+        # langchain-openai sends `max_completion_tokens`, which OpenAI wants; llama.cpp's server (0.3.x) reads only
+        # `max_tokens` and ignores the other: a server on this machine gets `max_tokens` in the body as is
+        local = is_local_endpoint(os.environ.get("OPENAI_BASE_URL"))
+        extra = {"extra_body": {"max_tokens": int(max_tokens)}} if local else {"max_tokens": int(max_tokens)}
     return ChatOpenAI(
         model=name,
         temperature=temperature,

@@ -181,9 +181,10 @@ def test_fake_server_streamed_answer_shows_progress_lines_off_a_terminal(server,
 
 def test_fake_server_json_stage_asks_json_mode_and_falls_back_where_refused(server, tmp_path):
     server.answer = '{"labels": ["Anger"]}'
-    c = LLMClient(tmp_path, model="m", backoff=0.01)
+    c = LLMClient(tmp_path, model="m", backoff=0.01, max_tokens=64)
     assert c.complete(msgs("label"), json=True) == '{"labels": ["Anger"]}'
     assert server.requests[-1]["response_format"] == {"type": "json_object"}
+    assert server.requests[-1]["max_tokens"] == 64  # the field llama.cpp's server reads (not max_completion_tokens)
     c.complete(msgs("plain"))
     assert "response_format" not in server.requests[-1]
     server.fail = [400]  # a server without JSON mode

@@ -73,20 +73,28 @@ def test_modern_tags_with_a_manner():
     assert _speakers(text, [_char("徐治功"), _char("孙玉亭", "玉亭"), _char("田福堂")]) == ["徐治功", "孙玉亭"]
 
 
+def test_a_clause_about_the_name_then_the_name_speaks():
+    chars = [_char("金俊山", "俊山"), _char("徐治功")]
+    assert _speakers("大家都不说话。坐在炕上的金俊山也气势磅礴地说：“好。”\n", chars) == ["金俊山"]
+    # the one spoken to, described the same way, is no speaker
+    assert _speakers("大家都不说话。他对坐在炕上的金俊山说：“好。”\n", chars)[0] != "金俊山"
+
+
 def test_wp2021_discovery_merges_given_and_full_names(wp2021):
     cast = discover_cast(read_novel(wp2021 / "wp2021_train.txt"), "zh")
     forms = [{m.name, *m.aliases} for m in cast[:12]]
     for full, given in (("孙少平", "少平"), ("孙少安", "少安"), ("田润叶", "润叶"), ("田福堂", "福堂")):
         assert any({full, given} <= f for f in forms), (full, given)
     assert not any(f & {"少平马", "然后", "扭过头"} for f in forms)
+    assert not any({"父亲", "姑娘", "书记"} & {m.name, *m.aliases} for m in cast)  # roles many people hold
 
 
 def test_wp2021_cues(wp2021, bench):
-    """Measured with nothing configured at the default hold: design part (the first 1,500 cues) accuracy 0.381,
-    precision 0.920, explicit cues 0.728; held-out part (the last 500) 0.226 / 0.831 / 0.545 (before the modern
+    """Measured with nothing configured at the default hold: design part (the first 1,500 cues) accuracy 0.387,
+    precision 0.924, explicit cues 0.743; held-out part (the last 500) 0.230 / 0.827 / 0.545 (before the modern
     names, tags and exchange rules: 0.343 / 0.844 / 0.661 and 0.220 / 0.815 / 0.515)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.375 and d["precision"] >= 0.91 and d["explicit"] >= 0.72
+    assert d["accuracy"] >= 0.38 and d["precision"] >= 0.915 and d["explicit"] >= 0.735
     assert h["accuracy"] >= 0.22 and h["precision"] >= 0.82 and h["explicit"] >= 0.54

@@ -542,10 +542,10 @@ def _gender(text: str, forms: list[str]) -> str | None:
             votes["female"] += 2
         elif _MALE.search(f):
             votes["male"] += 2
-    if "她" in text:
+    if "她" in text:  # the pronoun opening the clause after one the name opens (`润叶低下头，她…`)
         for f in forms:
-            for m in re.finditer(re.escape(f) + r".{0,8}?([他她])", text):
-                votes["female" if m.group(1) == "她" else "male"] += 0.2
+            for m in re.finditer(r"(?:^|[。！？\n，])" + re.escape(f) + r"[^。！？\n“”，]*[，。！？]([他她])", text):
+                votes["female" if m.group(1) == "她" else "male"] += 1
     if not votes:
         return None
     (g, n), *rest = votes.most_common()
@@ -581,6 +581,19 @@ def _acts(text: str, form: str, speakers: Counter) -> bool:
     return after >= ACTS_SHARE * len(at)
 
 
+# a common noun jieba's dictionary counts at least this often is a role said of many people (`父亲`, `姑娘`, `司机`:
+# the father of whoever the scene follows), not one person's name (`晴雯` 333, `家人` 908, `道人` 1277: `道人道` needs the member)
+COMMON_NOUN_FREQ = 2000
+
+
+def _role_word(form: str) -> bool:
+    """Whether a form is a common noun for a person (`父亲`, `老人`, `书记`) that many people are called."""
+    import jieba
+
+    _pseg()
+    return pos_tags(form) == [(form, "n")] and (jieba.get_FREQ(form) or 0) >= COMMON_NOUN_FREQ
+
+
 # a first-person narrator: at least this many `我说`-like tags, and this share of the quotations (as `said I` in English)
 NARRATOR_TAGS, NARRATOR_SHARE = 5, 0.02
 
@@ -607,7 +620,7 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
         if speaks < min(min_speaks, 1 if any(f in names for f in forms) else min_speaks) or not _ever_addressed(text, forms):
             continue
         forms = list(dict.fromkeys(forms + [_base(f) for f in forms if len(_base(f)) >= 2]))
-        if max(len(f) for f in forms) < 2:
+        if max(len(f) for f in forms) < 2 or all(_role_word(f) for f in forms):
             continue
         name = max(forms, key=lambda f: (len(f) if f[0] not in "那这這此" else 0, speakers.get(f, 0)))
         pat = re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))

@@ -7,13 +7,15 @@ the quotation that addresses the candidate):
 - `zh-reply-to`: the quotation opens the paragraph right after one whose tag names one cast member spoken to
   (`“……”徐爱云对大哥说。` / `少安问少平：“……”`): that person answers;
 - `zh-alternate`: right after a quotation by X, in a run of paragraphs each holding quotations, the last other
-  speaker of the run before X (A, B, then A again);
+  speaker of the run before X; `zh-alternate-abab` where the two turns before were X's and the other's already
+  (X, Y, X: then Y), the surer shape;
 - `zh-beat`: the paragraph before is narration only and its last sentence opens with a cast member (who then speaks);
 - `zh-lead`: narration before the quotation in its own paragraph, its last sentence opening with a cast member;
 - `zh-pronoun-turn`: a pronoun tag (`他说：`) right after a quotation by X in an exchange: the last other speaker,
   where the pronoun's gender does not rule that one out.
 
-Each rule's confidence is its precision measured on the design part of the 平凡的世界 cues by
+Pronoun tags that name nobody in their paragraph take the last person of their gender in the paragraphs
+before (`pronoun_back`, rule `zh-pronoun-back`). Each rule's confidence is its precision measured on the design part of the 平凡的世界 cues by
 `benchmarks/zh_fit.py`, which writes `data/zh_turns.json`; without that file every guess is held.
 """
 
@@ -27,7 +29,8 @@ from ..text import ZH_FULL_STOPS
 from .cast_zh import strip_opener
 
 TABLE = Path(__file__).resolve().parent / "data" / "zh_turns.json"
-RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-beat", "zh-lead", "zh-pronoun-turn")
+RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-alternate-abab", "zh-beat", "zh-lead", "zh-pronoun-turn", "zh-pronoun", "zh-pronoun-gender", "zh-pronoun-back",
+         "zh-pronoun-back-gender")
 _HELD = 0.5  # a rule with no measured precision: its guess is kept for the LLM, never emitted
 _BACK = 4  # how many quotations back `zh-alternate` looks for the other speaker
 
@@ -101,16 +104,50 @@ def modern_turns(att, res: list) -> None:
                 if len(to) == 1:
                     guess, rule = next(iter(to)), "zh-reply-to"
                 else:
+                    run = [x]  # the speakers of the run back from i, one a turn
                     k = i
-                    while k > max(0, i - _BACK) and quotes[k - 1].paras[-1] >= quotes[k].para - 1:
+                    while len(run) < 3 and k > max(0, i - _BACK) and quotes[k - 1].paras[-1] >= quotes[k].para - 1:
                         k -= 1
                         y = known(k)
-                        if y and y != x:
-                            guess, rule = y, "zh-alternate"
-                            break
+                        if y and y != run[-1]:
+                            run.append(y)
+                        elif not y and quotes[k].para != quotes[k + 1].para:
+                            break  # a turn nobody is known for: the pattern is lost
+                    if len(run) >= 2:
+                        guess = run[1]
+                        rule = "zh-alternate-abab" if run[2:] == [x] else "zh-alternate"
         elif p and not att.by_para.get(p - 1) and att.para_ch[p - 1] == att.para_ch[p]:
             s, e = att.paras[p - 1]
             guess, rule = _opening_member(att, _last_sentence(t, s, e), e), "zh-beat"
         if not guess or guess in a.vocatives:
             continue
         a.speaker, a.confidence, a.evidence, a.rule = guess, conf.get(rule, _HELD), "turn-taking", rule
+
+
+_BACK_PARAS = 2  # how many paragraphs back a pronoun tag's antecedent is looked for
+
+
+def pronoun_back(att, i: int, gender: str | None, res: list) -> tuple[str, str] | None:
+    """(cast id, surface) for a pronoun tag (`她说：`) whose paragraph names nobody before it: the last person of
+    the pronoun's gender (where the cast member's is known) in the `_BACK_PARAS` paragraphs before, as a clause
+    opening in the narration or as the speaker a name tag gave a quotation there."""
+    q = att.quotes[i]
+    t, best = att.text, None
+    for p in range(max(0, q.para - _BACK_PARAS), q.para):
+        if att.para_ch[p] != att.para_ch[q.para]:
+            continue
+        ps = att.paras[p][0]
+        found = []
+        for m in att.narr_mentions.get(p, []):
+            if m.start == ps or att.text[m.start - 1] in "，。．！？；：\n”":
+                found.append((m.start, m.cid, m.surface))
+        for j in att.by_para.get(p, []):
+            a = res[j]
+            if a.speaker in att.index.characters and (a.rule or "").endswith("-verb") and not a.pron_tag:
+                found.append((att.quotes[j].start, a.speaker, a.surface))
+        for _, cid, surface in sorted(found):
+            g = att.index.gender.get(cid)
+            if gender is None or g is None or g == gender:
+                best = (cid, surface)
+    return best
+

@@ -1,11 +1,11 @@
 """Fit the confidence calibration of rule attribution (`extractors/novel/calibration.py`) on the PDNC
 dev novels, and report it leave-one-book-out.
 
-Usage: python benchmarks/novel_calibrate.py [--target 0.92]
+Usage: python benchmarks/novel_calibrate.py [--target 0.92] [--write]
 
-Prints: the rule precision table and the turn-taking weights fitted on all books (paste them into
-calibration.py), then for each book the figures when calibration and hold are fitted on the OTHER
-books only (the hold: the lowest that keeps precision >= target on every one of them), the same
+Prints: the rule precision table and the turn-taking weights fitted on all books (`--write` writes them to
+`extractors/novel/data/calibration.json`, which calibration.py loads), then for each book the figures when
+calibration and hold are fitted on the OTHER books only (the hold: the lowest that keeps precision >= target on every one of them), the same
 calibration at the fixed hold 0.88 and at the book's own hold (`calibration.book_hold`, the default; from
 `calibration.CONFIGURED_CEILING` down, as the gold cast is a configured one),
 and the hold that all twelve books support.
@@ -100,9 +100,21 @@ def lowest_hold(books: dict, rules: dict, weights: dict, target: float) -> float
     return HOLDS[-1]
 
 
+ABOUT = ("calibrated confidences of rule attribution, fitted on the twelve PDNC dev novels: rule_precision, each rule's "
+         "pooled precision (Beta(1,1)-smoothed, rare variants shrunk towards their family); turn_weights, a logistic "
+         "model over calibration.turn_vector; written by benchmarks/novel_calibrate.py --write")
+
+
+def write_tables(rules: dict[str, float], weights: dict[str, float], path: Path = calibration.TABLES) -> None:
+    """Write the fitted tables where `calibration.load_tables` reads them."""
+    out = {"about": ABOUT, "rule_precision": rules, "turn_weights": weights}
+    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--target", type=float, default=0.92)
+    ap.add_argument("--write", action="store_true", help=f"write the tables fitted on all books to {calibration.TABLES}")
     a = ap.parse_args()
     calibration.ACTIVE = False
     books = {b.name: collect(b) for b in sorted(p for p in D.iterdir() if p.is_dir())}
@@ -110,6 +122,9 @@ def main() -> None:
     rules, weights = fit_rules(every), fit_turns(every)
     print("RULE_PRECISION =", json.dumps(rules, indent=4))
     print("TURN_WEIGHTS =", json.dumps(weights, indent=4))
+    if a.write:
+        write_tables(rules, weights)
+        print(f"written: {calibration.TABLES}")
     hold = lowest_hold(books, rules, weights, a.target)
     print(f"\nhold supported by all {len(books)} books (precision >= {a.target} on each): {hold}")
     print("\nleave-one-book-out (calibration and hold fitted on the other books):")

@@ -1,25 +1,18 @@
-"""Calibrated confidences for rule attribution: a confidence is the share of such guesses that were
-right on books nobody tuned on, so one hold means the same precision on every book.
+"""Calibrated confidences for rule attribution: a confidence is the share of such guesses that were right on
+books nobody tuned on, so one hold means the same precision on every book.
 
-Two parts, both fitted by `benchmarks/novel_calibrate.py` on the twelve PDNC dev novels (it prints
-these tables and the leave-one-book-out figures; refit there, paste here):
-- `RULE_PRECISION`: for a rule that names or points at the speaker (`verb-name`, `pre-name-verb`,
-  `same-paragraph`, ...), its pooled precision (Beta(1,1)-smoothed);
-- `TURN_WEIGHTS`: a logistic model over what backs a turn-taking guess (`turns.turn_features`: the
-  model's posterior, name-tagged turns before/after that agree with alternation, two-person
-  exchange, the guess addressed by a neighbour turn, pronoun tag, first turn, a tag naming no cast member
-  (`said the sailor`: someone outside the cast is there); for a noun tag, whether
-  the book's guesses for the same words go to one person, `epithet_consistency`; whether the guess was
-  seen using the quote's form of address, `address_form_usage`; the share of the book's quotations that a
-  name tag attributes).
-A rule missing from the table keeps the confidence its rule gave it.
+Two fitted tables, in `data/calibration.json` (written by `benchmarks/novel_calibrate.py --write`): each naming
+rule's pooled precision (`RULE_PRECISION`), and a logistic model over what backs a turn-taking guess
+(`TURN_WEIGHTS`, inputs in `turn_vector`). A rule missing from the table keeps the confidence its rule gave it.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter, defaultdict
 from itertools import groupby
+from pathlib import Path
 
 from .speaker_style import STRONG
 
@@ -45,151 +38,17 @@ FAMILY_WEIGHT = 10.0
 
 ACTIVE = True  # switched off by the calibration benchmark to see the raw rule confidences
 
-RULE_PRECISION: dict[str, float] = {
-    "conv+prev-name-verb/bare": 0.897,
-    "conv+prev-subj/act/one": 0.882,
-    "descr-verb/alias": 0.981,
-    "from-name": 0.983,
-    "heard-name-say": 0.982,
-    "heard-pronoun-say/para-speaker": 0.5,
-    "it-was-name": 0.978,
-    "name-verb": 0.976,
-    "name-xverb": 0.944,
-    "name-xverb-q": 0.896,
-    "narrator": 0.975,
-    "noun-verb/p2": 0.333,
-    "noun-verb/recent": 0.25,
-    "pre-by-name": 0.667,
-    "pre-name-appos-verb": 0.969,
-    "pre-name-verb": 0.952,
-    "pre-name-verb/before-pron": 0.963,
-    "pre-name-verb/sub": 0.943,
-    "pre-name-who-verb": 0.907,
-    "pre-noun-verb/kin": 0.667,
-    "pre-noun-verb/para-speaker": 0.333,
-    "pre-noun-verb/prev-addressee": 0.333,
-    "pre-pronoun-verb/continue": 0.75,
-    "pre-pronoun-verb/narr-before": 0.667,
-    "pre-pronoun-verb/only-part": 0.75,
-    "pre-pronoun-verb/only-part-final": 0.333,
-    "pre-pronoun-verb/p2": 0.333,
-    "pre-pronoun-verb/para-speaker": 0.878,
-    "pre-pronoun-verb/prev-addressee": 0.667,
-    "pre-pronoun-verb/recent": 0.571,
-    "pre-pronoun-verb/same-subj": 0.6,
-    "prev-pre-name-verb": 0.538,
-    "prev-pre-name-who-verb": 0.75,
-    "prev-subj/colon/one": 0.976,
-    "pronoun-verb/center": 0.783,
-    "pronoun-verb/continue": 0.667,
-    "pronoun-verb/narr-before": 0.5,
-    "pronoun-verb/only-part": 0.25,
-    "pronoun-verb/only-part-final": 0.5,
-    "pronoun-verb/other-part": 0.4,
-    "pronoun-verb/p2": 0.5,
-    "pronoun-verb/para-speaker": 0.816,
-    "pronoun-verb/prev-addressee": 0.667,
-    "pronoun-verb/recent": 0.364,
-    "pronoun-verb/same-subj": 0.583,
-    "same-paragraph:guess": 0.545,
-    "same-paragraph:guess:after-alone": 0.8,
-    "same-paragraph:guess:after-tag": 0.6,
-    "same-paragraph:name": 0.605,
-    "same-paragraph:name:after-alone": 0.962,
-    "same-paragraph:name:after-tag": 0.929,
-    "same-paragraph:name:after-tag+": 0.875,
-    "same-paragraph:pronoun": 0.667,
-    "same-paragraph:pronoun:after-tag": 0.333,
-    "same-paragraph:pronoun:after-tag+": 0.75,
-    "subj/colon/one": 0.965,
-    "subj/one": 0.961,
-    "verb-adj-name": 0.945,
-    "verb-adj-name/bare": 0.879,
-    "verb-descr/alias": 0.979,
-    "verb-descr/generic": 0.483,
-    "verb-descr/role": 0.926,
-    "verb-descr/role-scene": 0.889,
-    "verb-descr/role-spread": 0.565,
-    "verb-descr/role-title": 0.985,
-    "verb-name": 0.996,
-    "verb-noun/kin": 0.968,
-    "verb-noun/only-part": 0.429,
-    "verb-noun/other-part": 0.667,
-    "verb-noun/p2": 0.571,
-    "verb-noun/para-speaker": 0.667,
-    "verb-noun/prev-addressee": 0.6,
-    "verb-noun/recent": 0.4,
-    "verb-pronoun/center": 0.625,
-    "verb-pronoun/narr-before": 0.25,
-    "verb-pronoun/only-part": 0.667,
-    "verb-pronoun/p2": 0.333,
-    "verb-pronoun/recent": 0.5,
-    "verb-this-descr/role": 0.932,
-    "voice-name": 0.992,
-    "was-name-reply": 0.99,
-    "xverb-descr/alias": 0.985,
-    "xverb-name": 0.999
-}
+TABLES = Path(__file__).resolve().parent / "data" / "calibration.json"
 
-# Both tables refit together with the book-wide inputs (`_book_vector`: epithets, forms of address, and the share of
-# the book's quotations that a name tag attributes, `book_named`: in a book that names most speakers, an untagged
-# turn is the unusual one, so its guess is less sure; leave-one-book-out own-hold accuracy 0.700 -> 0.706, mean
-# precision 0.958 -> 0.957)
-TURN_WEIGHTS: dict[str, float] = {
-    "bias": -1.2842,
-    "posterior": 0.4058,
-    "before_agrees": 0.0458,
-    "before_contradicts": 0.1611,
-    "after_agrees": 0.031,
-    "after_contradicts": -0.086,
-    "both_agree": 0.2214,
-    "two_people": -0.2541,
-    "nobody_tagged": 0.4745,
-    "addressed": 0.3202,
-    "clean_alternation": 0.8298,
-    "clean_and_sure": -0.3579,
-    "pronoun_tag": -0.2019,
-    "first_turn": -0.1209,
-    "log_turns": 0.3493,
-    "near_before": -0.1401,
-    "near_after": 0.1282,
-    "margin": 0.6493,
-    "gap_before": -0.1886,
-    "narration_is_guess": -0.6019,
-    "narration_is_other": -0.4466,
-    "two_present": -0.0006,
-    "crowd": -0.2206,
-    "outsider_tag": -0.8844,
-    "sug_agrees": 0.4145,
-    "sug_disagrees": -0.337,
-    "prev_addressed": 0.0568,
-    "next_addressed": 0.0362,
-    "gender_unique": 0.6405,
-    "gender_crowd": 0.0421,
-    "narr_before_is_guess": -0.0144,
-    "alt2": 0.3215,
-    "alt2_no": -0.2674,
-    "alt_next2": 0.0339,
-    "alt_next2_no": -0.1395,
-    "repeat": 0.273,
-    "local_n": -0.0339,
-    "mentioned": -0.1007,
-    "soft_gender_bad": -0.2552,
-    "mixed_pair_pron": 0.36,
-    "post_logit": 0.2892,
-    "pron_post": -0.2984,
-    "post99": 0.3955,
-    "sug_good": 0.647,
-    "noun_tag": -0.3517,
-    "pre_pron_tag": -0.2257,
-    "style_agrees": 0.2629,
-    "style_disagrees": -0.32,
-    "epithet_one": 2.8906,
-    "epithet_scattered": -1.2728,
-    "form_used": 0.9923,
-    "form_never": -0.5621,
-    "book_named": -1.329
-}
+
+def load_tables(path: Path = TABLES) -> tuple[dict[str, float], dict[str, float]]:
+    """The fitted tables (rule precision, turn weights) as `benchmarks/novel_calibrate.py --write` wrote them."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return dict(data["rule_precision"]), dict(data["turn_weights"])
+
+
+RULE_PRECISION, TURN_WEIGHTS = load_tables()  # read once, at import
+
 
 
 def rule_key(rule: str | None) -> str:
@@ -221,8 +80,7 @@ def turn_vector(f: dict) -> dict[str, float]:
 
 
 # A noun tag (`said the girl`) that the book uses at least EPITHET_MIN times and whose guesses go to one person at
-# least EPITHET_SHARE of the time is that person's epithet in this book (Oliver Twist's `the girl`: Nancy, 83 of 83
-# right); one whose guesses scatter (`the man`, `the gentleman`) names whoever is at hand. Fixed before any fit.
+# least EPITHET_SHARE of the time is that person's epithet in this book (Oliver Twist's `the girl`: Nancy); one whose guesses scatter (`the man`, `the gentleman`) names whoever is at hand. Fixed before any fit.
 EPITHET_MIN, EPITHET_SHARE = 4, 0.8
 
 
@@ -345,32 +203,18 @@ def calibrate(res: list, name_rules: tuple = ()) -> None:
                 a.confidence = c
 
 
-# The book's own hold (`book_hold`): a book whose confident guesses are nearly all safe (Anne of Green Gables: its
-# name tags alone are right 0.99 of the time) can keep some less sure ones and still be right BUDGET_PRECISION of
-# the time by its own calibrated confidences; a book with no such margin keeps the fixed hold. Never below
-# BUDGET_FLOOR, never above the fixed hold. Chosen on the 12 PDNC dev novels with calibration and book fitted
-# apart (leave-one-book-out, benchmarks/novel_calibrate.py), over 0.92-0.965 x 0.6-0.85: the highest mean accuracy
-# whose kept guesses are right >= 0.955 of the time on average (0.95, the project's rule, plus a margin) with the
-# gold cast and with the discovered one, and >= 0.92 on every book (the issue asks 0.90). Rechosen by the same rule
-# in session 37 (new conversation weights, `Mr. X` shared by father and son): 0.95 / 0.75 again. Session 38 (the turn
-# model remembers the other party, turn lengths, a self-trained style model): 0.95 / 0.75 leaves the discovered cast
-# at 0.9546 and 0.9525 / 0.75 one discovered book at 0.918; 0.955 / 0.7 keeps 0.9556 (worst 0.921). With the tables
-# above (session 39), leave-one-book-out with the gold cast from the fixed hold 0.88 down: mean accuracy 0.689 (fixed
-# hold) -> 0.738, mean precision 0.970 -> 0.959, worst book 0.931 -> 0.927 (The Mysterious Affair at Styles); from
-# CONFIGURED_CEILING (below): 0.756 / 0.956 / 0.921. The discovered cast's figures above are in-sample (tables fitted
-# on the gold-cast runs of the same books); with the tables refit on the other eleven books they are 0.713 / 0.952,
-# worst 0.914 (session 39).
+# The book's own hold (`book_hold`): a book whose confident guesses are nearly all safe can keep some less sure ones
+# and still be right BUDGET_PRECISION of the time by its own calibrated confidences; a book with no such margin keeps
+# the fixed hold. Never below BUDGET_FLOOR, never above the fixed hold. Chosen leave-one-book-out on the PDNC dev
+# novels (`benchmarks/novel_calibrate.py`): the highest mean accuracy whose kept guesses stay right >= 0.955 of the
+# time on average, with the gold cast and with a discovered one (figures: docs/benchmarks.md).
 BUDGET_PRECISION = 0.955
 BUDGET_FLOOR = 0.7
 
-# Where a book's own hold starts (`own_hold_ceiling`). With the characters configured (the user named them; others
-# the text adds do not change that), CONFIGURED_CEILING: chosen in session 39 by the rule above over the ceilings
-# 0.78-0.88 (budget and floor kept), leave-one-book-out with the gold cast: mean accuracy 0.738 (0.88) -> 0.756 (0.83),
-# mean precision 0.959 -> 0.956, worst book 0.927 -> 0.921 (0.825 leaves one under 0.92); the ceiling chosen on the
-# other eleven books for each book (nested): 0.757 / 0.956 / 0.917. A discovered cast keeps the fixed hold as its
-# ceiling: it misses minor speakers (their lines go to whoever else is present) and splits or merges people, so at
-# the same hold it is right less often (0.956 against 0.964 with the gold cast); at 0.83 its mean precision falls to
-# 0.952 (worst 0.915).
+# Where a book's own hold starts (`own_hold_ceiling`): with the characters configured (the user named them),
+# CONFIGURED_CEILING, chosen by the rule above. A discovered cast keeps the fixed hold as its ceiling: it misses
+# minor speakers (their lines go to whoever else is present) and splits or merges people, so at the same hold it is
+# right less often.
 CONFIGURED_CEILING = 0.83
 
 

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -256,11 +257,20 @@ def test_add_character_writes_what_add_character_writes(server, browser, project
         page.click("#add-character button")
     assert "wrote configs/characters/hamlet.yaml" in page.locator(".flash").inner_text()
     assert page.locator("#characters tr", has_text="hamlet").count() == 1
-    cli(project, "add-character", "hamlet2", "--name", "Hamlet", "--series", "Hamlet, Prince of Denmark",
-        "--alias", "HAMLET", "--alias", "Ham.")
     web = (project / "configs/characters/hamlet.yaml").read_text()
-    assert web == (project / "configs/characters/hamlet2.yaml").read_text().replace("hamlet2", "hamlet")
-    (project / "configs/characters/hamlet2.yaml").unlink()  # two characters of one series may not share a name
+    (project / "configs/characters/hamlet.yaml").unlink()
+    cli(project, "add-character", "hamlet", "--name", "Hamlet", "--series", "Hamlet, Prince of Denmark",
+        "--alias", "HAMLET", "--alias", "Ham.")
+    assert web == (project / "configs/characters/hamlet.yaml").read_text()
+    page.goto(server["url"] + "/")  # a second character of the series with the same name: refused, nothing written
+    page.fill("#add-character input[name=id]", "hamlet2")
+    page.fill("#add-character input[name=name]", "Hamlet")
+    page.fill("#add-character input[name=series]", "Hamlet, Prince of Denmark")
+    with page.expect_navigation():
+        page.click("#add-character button")
+    assert "a name may belong to one character only" in page.locator("#error").inner_text()
+    assert not (project / "configs/characters/hamlet2.yaml").exists()
+    page.goto(server["url"] + "/")
     page.fill("#add-character input[name=id]", "Bad Id!")  # refused with the CLI's message, nothing written
     page.fill("#add-character input[name=name]", "X")
     page.fill("#add-character input[name=series]", "Y")
@@ -316,3 +326,63 @@ def test_chat_through_a_fake_llm_server(project, browser, shots):
         proc.terminate()
         proc.wait(timeout=20)
         llm.close()
+
+
+def test_a_page_of_another_site_cannot_change_the_project(server, browser, project, shots):
+    """A forged form (the user has the studio open, then a page of another site posts to it) and a rebound Host
+    name are refused with a short page; nothing is written."""
+    review = project / "data/samples/review/telephone_asr.jsonl"
+    page = browser.new_page()
+    page.goto(server["url"] + "/review?work=telephone_asr")  # the studio's cookie is set in this browser
+    key = line_keys(read_lines(project / "data/lines/telephone_asr.jsonl"))[0]
+    before = review.read_bytes() if review.exists() else b""
+    evil = browser.new_page()
+    evil.set_content(f"""<form method="post" action="{server['url']}/review" id="f">
+        <input name="work" value="telephone_asr"><input name="key" value="{key}">
+        <input name="decision" value="nobody"><input name="csrftoken" value="guessed"></form>""")
+    with evil.expect_navigation() as nav:
+        evil.evaluate("document.getElementById('f').submit()")
+    assert nav.value.status == 403 and "another site" in evil.locator("#error").inner_text()
+    snap(evil, shots, "9_forged_post_refused")
+    # a script of the page itself, without the form's token
+    status = page.evaluate("""async () => (await fetch('/review', {method: 'POST',
+        headers: {'Content-Type': 'application/x-www-form-urlencoded'},
+        body: 'work=telephone_asr&decision=skip&key=""" + key + """'})).status""")
+    assert status == 403
+    assert (review.read_bytes() if review.exists() else b"") == before
+    req = urllib.request.Request(server["url"] + "/media?path=configs/pipeline.yaml", headers={"Host": "rebind.example"})
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(req, timeout=10)
+    assert err.value.code == 400 and b"works:" not in err.value.read()
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(server["url"] + "/media?path=.git/config", timeout=10)
+    assert err.value.code == 400
+    evil.close()
+    page.close()
+
+
+def test_served_beyond_the_loopback_it_warns_and_needs_its_token(project):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "studio", "--host", "0.0.0.0", "--port", str(port)],
+                            cwd=project, env=_env(project), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
+    try:
+        warning, address = proc.stderr.readline(), proc.stderr.readline()
+        assert warning.startswith("warning: the studio is served on 0.0.0.0") and "token" in warning
+        token = address.split("?token=")[1].split()[0]
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "/static/studio.css", timeout=1)
+                raise AssertionError("served without its token")
+            except urllib.error.HTTPError as e:
+                assert e.code == 403
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                time.sleep(0.1)
+        with urllib.request.urlopen(f"{url}/?token={token}", timeout=10) as resp:
+            assert resp.status == 200 and any("rolecorpus_studio_token=" in c for c in resp.headers.get_all("set-cookie"))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)

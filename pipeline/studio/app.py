@@ -44,8 +44,11 @@ async def add_character(request: Request):
     form = await request.form()
     aliases = [a.strip() for a in str(form.get("aliases", "")).split(",") if a.strip()]
     cid = str(form.get("id", "")).strip()
-    add(cid, str(form.get("name", "")).strip(), str(form.get("series", "")).strip(), aliases,
-        str(form.get("language", "en")), None, "", [], False, False)
+    # the command's own function, unwrapped: its InputError becomes the studio's error page (the wrapper would exit)
+    getattr(add, "__wrapped__", add)(
+        cid=cid, name=str(form.get("name", "")).strip(), work=[], series=str(form.get("series", "")).strip(),
+        alias=aliases, language=str(form.get("language", "en")), gender=None, personality="", source=[],
+        narrator=False, force=False)
     msg = f"wrote configs/characters/{cid}.yaml; add it to characters: in configs/pipeline.yaml to build it"
     return RedirectResponse("/?" + urlencode({"flash": msg}), status_code=303)
 

@@ -31,11 +31,11 @@ from extractors.ids import check_id, check_output
 from extractors.records import Line, line_counts, line_from_dict, summary as lines_summary
 from extractors.registry import get_extractor
 
-from .commands.run import make_context, run_extract
+from .extraction import make_context, run_extract
 from .paths import Project
 
 SUBTITLES = (".srt", ".ass", ".ssa", ".vtt")
-CODE = ("extractors", "pipeline/commands/run.py", "pipeline/batch.py", "pipeline/models.py")
+CODE = ("extractors", "pipeline/extraction.py", "pipeline/works.py", "pipeline/batch.py", "pipeline/models.py")
 
 
 def is_batch(source: str | Path, files: str | None = None) -> bool:

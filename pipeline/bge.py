@@ -51,7 +51,7 @@ class BgeEmbedder:
     normalized = True
 
     def __init__(self, folder: Path, batch: int = 16):
-        from extractors.tv.ecapa import make_speechbrain_importable
+        from extractors.tv import make_speechbrain_importable
 
         make_speechbrain_importable()  # transformers imports torchaudio, whose PyPI build fails to load on CPU
         try:

@@ -45,6 +45,7 @@ from .commands import build, cast, characters, chat, corpus, extract, novel, spe
 from .commands import evalchat, synth  # noqa: E402,F401  (registers `eval chat`, `synth questions|dialogues`)
 from .commands import report, studio  # noqa: E402,F401  (registers `rolecorpus report` and `rolecorpus studio`)
 from .commands import annotate, profile  # noqa: E402,F401  (registers `profile`, `annotate emotions`)
+from .commands import export  # noqa: E402,F401  (registers `rolecorpus export`)
 
 
 def _one_line(text: str) -> str:

@@ -68,4 +68,3 @@ def one_line_errors(fn):
 
     return wrapper
 
-from .commands import export as _export  # noqa: E402,F401  (registers `rolecorpus export`; after `app` exists)

@@ -11,11 +11,11 @@ from typing import Optional
 from extractors.characters import AliasResolver, Character, normalize_name, save_character, slug
 from extractors.contract import ExtractContext
 from extractors.errors import InputError
-from extractors.novel.cast import CastMember, discover_cast
-from extractors.novel.cast_others import configured_matches
-from extractors.novel.extract import detect_language, read_novel
-from extractors.novel.extractor import configured_for
-from extractors.novel.zh_script import written_forms
+from extractors.novel import CastMember, discover_cast
+from extractors.novel import configured_matches
+from extractors.novel import detect_language, read_novel
+from extractors.novel import configured_for
+from extractors.novel import written_forms
 from extractors.registry import get_extractor
 
 from .paths import Project

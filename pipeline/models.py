@@ -24,7 +24,7 @@ class PipelineModels:
         `weights`), `threads` torch threads (0: all), on `device`."""
         key = (threads, str(weights or ""), device)
         if key not in self._encoders:
-            from extractors.tv.ecapa import load_encoder
+            from extractors.tv import load_encoder
 
             self._encoders[key] = load_encoder(cache_dir=self.cache_dir, threads=threads or None, device=device,
                                                weights=weights)
@@ -33,7 +33,7 @@ class PipelineModels:
     def whisper(self, backend: str, model: str, threads: int = 0, device: str = "cpu",
                 compute_type: str = "default") -> Any:
         """The Whisper model `model` for `backend` (bundled offline weights for 'base'), loaded once per process."""
-        from extractors.tv.asr import load_model
+        from extractors.tv import load_model
 
         return load_model(backend, model, threads, device, compute_type)
 

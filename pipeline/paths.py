@@ -38,6 +38,12 @@ class Project:
     def embeddings(self, cid: str) -> Path:
         return self.root / "data" / "embeddings" / f"{check_id(cid, 'character id')}.npz"
 
+    def rooted(self, opts):
+        """A kind's options with every relative path made relative to the project root (DVC runs there; a test
+        may not)."""
+        paths = {k: self.root / v for k, v in opts if isinstance(v, Path) and not v.is_absolute()}
+        return opts.model_copy(update=paths) if paths else opts
+
     def package(self, cid: str) -> Path:
         return self.root / "data" / "characters" / check_id(cid, "character id")
 

@@ -217,7 +217,7 @@ def record_sheet(root: str | Path, sources: str, works, sheet: str | Path, lines
     """The answers of a `rolecorpus speakers review` CSV sheet about `lines` (as they were before the answers were
     applied), also recorded in the review file of each configured work (`works`) the lines belong to, so
     `build-lines` keeps them: the CLI and the studio write the same file."""
-    from extractors.tv.review import line_key, read_review as read_sheet
+    from extractors.tv import line_key, read_review as read_sheet
 
     where = {line_key(ln): i for i, ln in enumerate(lines)}
     by_work: dict[str, list[tuple[int, str | None]]] = {}

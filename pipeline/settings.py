@@ -17,7 +17,7 @@ from extractors.errors import InputError
 from extractors.ids import check_id
 from extractors.yamlio import load_yaml
 from extractors.registry import get_extractor, kinds
-from extractors.tv.speaker_id import DEFAULTS as SPEAKER_DEFAULTS
+from extractors.tv import DEFAULTS as SPEAKER_DEFAULTS
 
 from .segment import SOLO_MODES, Params
 

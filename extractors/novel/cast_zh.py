@@ -24,12 +24,13 @@ Rules (no word list of any one book):
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import Counter
 from functools import lru_cache
 
 from .cast_member import CastMember
+from .zh_lexicon import (_FEMALE, _MALE, _NAME_FINAL, _PRED, _SURNAMES, SURNAME, _pseg, is_word,  # noqa: F401
+                         plain_surname, pos_tags, title_or_kin)
 from .zh_names import has_compound_surname, name_word_end
 
 # speech verbs that end a tag (simplified and traditional forms)
@@ -44,9 +45,6 @@ _TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:�
 # a clause ends at these marks (commas too); a sentence at the first group only
 CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
-# where the predicate of a clause begins (after at least one subject character)
-_PRED = set("闻聞知喜伏谕諭召共令呼唤喚顾顧指拜谓謂牵牽掩乘慌告奏谏諫禀稟报報命遣想忙便又也因乃遂方才即就亦都皆齐齊只却卻还還仍先再复復连連急不笑冷含陪叹嘆听聽见見看道说說问問答回叫喝嚷骂罵"
-            "念想哭怒惊驚低泣拍向对對与與和把被将將在从從进進走出起拉携攜指摇搖怔呆来來去上了着著正早已一曰云谓謂言应應叱喝谢謝拜密责責")
 _PRED_CHARS = "".join(sorted(_PRED))
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)
 _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)|高声|高聲|厉声|厲聲|齐声|齊聲|低头|低頭|点头|點頭|"
@@ -66,50 +64,6 @@ PRONOUNS = {"他": "male", "她": "female", "他们": None, "她们": None, "我
 # body parts and inner speech: a clause like `口内说` takes its subject from the clause before
 _TRANSPARENT = re.compile(r"(?:满面|滿面|满脸|滿臉|口内|口內|口中|心中|心内|心內|心下|心里|心裡|嘴里|嘴裡|手内|手中|自己|独自|獨自|自|私)")
 _GROUP = re.compile(r"^(?:众|眾|大家|二人|两人|兩人|三人|几|幾|诸|諸|那些|这些|這些|许多|許多|有人|人$|左右$)|们$|們$|等$|诗$|詩$")
-_SURNAMES = ("赵趙钱錢孙孫李周吴吳郑鄭王冯馮陈陳褚卫衛蒋蔣沈韩韓杨楊朱秦尤许許何吕呂施张張孔曹严嚴华華金魏陶姜谢謝邹鄒"
-               "喻柏水窦竇章云雲苏蘇潘葛范彭郎鲁魯韦韋昌马馬苗凤鳳花方俞任袁柳鲍鮑史唐费費薛雷贺賀倪汤湯滕殷罗羅毕畢郝"
-               "安常乐樂于傅齐齊康伍余元顾顧孟黄黃穆萧蕭尹姚邵汪祁毛狄米贝貝明臧计計成戴宋庞龐熊纪紀舒屈项項祝董梁杜"
-               "阮蓝藍闵閔贾賈江郭林钟鍾徐邱骆駱高夏蔡田胡凌霍虞万萬柯卢盧莫房解应應宗丁宣邓鄧单單杭洪包左石崔吉龚龔"
-               "程邢裴陆陸荣榮翁荀甄曲封储儲靳焦牧山谷车車侯全班仰秋仲伊宫宮宁寧仇甘厉厲戎刘劉叶葉黎白蒲邰从從鄂索赖賴"
-               "卓蔺藺屠蒙池乔喬郁胥党翟谭譚姬申冉雍桑桂牛寿壽边邊燕冀浦尚温溫庄莊晏柴瞿阎閻慕连連茹习習艾鱼魚容向古易"
-               "廖庾终終步都耿满滿弘匡国國文寇广廣东東欧歐沃利蔚越隆师師巩鞏聂聶晁关關相查荆荊红紅游竺权權盖蓋益桓公冷")
-SURNAME = set(_SURNAMES)
-_FEMALE = re.compile(r"(?:夫人|太太|奶奶|姑娘|小姐|姐|妹|嫂|姨|妈|媽|娘|婆|嬷|嬤|姥|母|婶|嬸|妃|后|氏|妻|女|丫头|丫頭|丫鬟|家的)(?:儿|兒)?$")
-_MALE = re.compile(r"(?:老爷|老爺|爷|爺|公|兄|哥|弟|叔|伯|父|子|郎|生|相公|先生|大人|王|帝|将军|將軍|僧|道人|和尚)$")
-
-
-def title_or_kin(word: str) -> bool:
-    """Whether a word ends like a title or a kinship term (`夫人`, `姨妈`, `老爷`), not a given name."""
-    return bool(_FEMALE.search(word) or _MALE.search(word))
-
-
-@lru_cache(maxsize=1)
-def _pseg():
-    """jieba's part-of-speech tagger, loaded once and quiet."""
-    import jieba
-    import jieba.posseg as pseg
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return pseg
-
-
-def pos_tags(s: str) -> list[tuple[str, str]]:
-    return list(_pos_tags(s))
-
-
-@lru_cache(maxsize=65536)
-def _pos_tags(s: str) -> tuple[tuple[str, str], ...]:
-    """jieba's words and part-of-speech flags of a short string (subjects repeat: cached)."""
-    return tuple((w, f) for w, f in _pseg().lcut(s))
-
-
-def is_word(s: str) -> bool:
-    """Whether jieba's dictionary holds s as a word (`飞身`, `策马`, `卓然`; not `操大`)."""
-    import jieba
-
-    _pseg()
-    return bool(jieba.get_FREQ(s))
 
 
 def tag_clause(text: str, s: int, e: int) -> int | None:
@@ -212,7 +166,6 @@ def _determined(clause: str) -> int:
 
 # predicate characters that often end a given name (`湘云`, `赵云`, `法正`, `何进`, `慕容复`); not the verbs and
 # adverbs that follow a name (`卓笑曰`, `袁术闻说`, `郦答曰`, `洪奏曰`), which jieba may read into it
-_NAME_FINAL = set("云雲正进進方才复復连連和应應")
 
 
 def _compound_name(w: str) -> bool:
@@ -452,12 +405,6 @@ def _base(form: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def plain_surname(ch: str) -> bool:
-    """Whether a surname character reads as one on its own, not as a preposition, conjunction, adverb, verb or
-    particle (`向宝玉`, `于帝`, `谢肃`: to, to, thanked)."""
-    return ch in SURNAME and _pseg().lcut(ch, HMM=False)[0].flag not in ("p", "c", "d", "v", "u")
-
-
 def _full_names(text: str, given: str) -> Counter:
     """Surname + given name forms the text writes (`贾宝玉` for `宝玉`): the first character a
     surname that is no preposition or adverb (`向宝玉`), the form found opening a clause."""

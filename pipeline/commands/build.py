@@ -21,13 +21,7 @@ from ..batch import is_batch
 from ..cli_app import app, one_line_errors
 from ..paths import Project
 from ..settings import load_settings
-from .run import run_extract
-
-
-def _rooted(project: Project, opts):
-    """The options with every path made relative to the project root (DVC runs there; a test may not)."""
-    paths = {k: project.root / v for k, v in opts if isinstance(v, Path) and not v.is_absolute()}
-    return opts.model_copy(update=paths) if paths else opts
+from ..extraction import run_extract
 
 
 ENGINE_HELP = "local: one file after another in this process (default); ray: fan out over Ray (models load once per worker)."
@@ -52,7 +46,7 @@ def build_lines(work: str = typer.Argument(..., help="Work id, a key of `works:`
                          f"(known: {', '.join(settings.works) or 'none'})")
     check_id(work, "work id", project.pipeline_yaml)
     spec = settings.works[work]
-    opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
+    opts = project.rooted(spec.typed_options(work, project.pipeline_yaml))
     source = project.root / spec.input
     if engine == "local" and not is_batch(source, spec.files):
         run_extract(spec.kind, source, work, project.lines(work), opts, project)
@@ -84,8 +78,10 @@ def build(targets: Optional[List[str]] = typer.Argument(None, metavar="[WORK|CHA
           engine: str = typer.Option("local", "--engine", help=ENGINE_HELP),
           address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
           workers: int = typer.Option(0, "--workers", min=0, help=WORKERS_HELP)) -> None:
-    """Build what is registered in configs/pipeline.yaml (everything, or the works and characters named): the
-    lines of each work, then each character's stories, vectors and package, at the paths `dvc repro` writes. With
+    """Build what is registered: lines, stories, vectors and packages.
+
+    Everything in configs/pipeline.yaml, or the works and characters named: the lines of each work, then each
+    character's stories, vectors and package, at the paths `dvc repro` writes. With
     --engine ray the files of all works, then the characters, run in parallel on Ray. A failed file or character
     does not stop the others: they are all named at the end (exit 2); a rerun redoes only what is missing."""
     from ..engine import make_engine

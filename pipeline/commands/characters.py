@@ -31,8 +31,10 @@ def add_character(
     narrator: bool = typer.Option(False, "--narrator", help="The first-person narrator of a novel: `said I`, `I answered`, `我道` are theirs."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing config."),
 ) -> None:
-    """Write configs/characters/ID.yaml and link the character to its works in configs/pipeline.yaml, so that
-    `rolecorpus build` (and `dvc repro`) builds its package. Everything is checked before anything is written."""
+    """Describe a character and link it to its works.
+
+    Writes configs/characters/ID.yaml and the link in configs/pipeline.yaml, so that `rolecorpus build` (and
+    `dvc repro`) builds its package. Everything is checked before anything is written."""
     if language is not None and language not in ("en", "zh"):
         raise InputError(f"--language must be en or zh, not {language!r}")
     if gender is not None and gender not in ("male", "female"):

@@ -23,7 +23,7 @@ from ..cli_app import extract_app, one_line_errors
 from ..paths import Project
 from ..settings import validate_model
 from .build import ADDRESS_HELP, ENGINE_HELP, PARTIAL_HELP, WORKERS_HELP, run_batch
-from .run import run_extract
+from ..extraction import run_extract
 
 BATCH_HELP = (" A folder or a quoted glob (\"S01/*.mkv\") is a batch: every file is extracted on its own into the one"
               " lines file (tv: subtitles beside each episode by name, none = Whisper).")

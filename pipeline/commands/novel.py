@@ -11,7 +11,7 @@ import typer
 
 from extractors.errors import InputError
 from extractors.ids import check_id, check_output
-from extractors.novel.extractor import LLMChoice
+from extractors.novel import LLMChoice
 
 from ..cli_app import eval_app
 from ..models import PipelineModels
@@ -85,9 +85,9 @@ def eval_attribution(
 
 def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: float | None) -> list[dict]:
     """A novel (the one .txt that is no label file) scored against each label file, with the cast found in it."""
-    from extractors.novel.cast import discover_cast
-    from extractors.novel.cue_labels import load_labels, score
-    from extractors.novel.extract import detect_language, extract_novel, read_novel
+    from extractors.novel import discover_cast
+    from extractors.novel import load_cue_labels as load_labels, score_cues as score
+    from extractors.novel import detect_language, extract_novel, read_novel
 
     novels = sorted(p for p in folder.glob("*.txt") if not p.name.startswith("label_") and p.name.lower() != "readme.txt")
     if len(novels) != 1:
@@ -117,14 +117,14 @@ def format_cues(r: dict) -> str:
 
 
 def _score_book(book: Path, model, min_confidence: float | None) -> dict:
-    from extractors.novel import evaluate, pdnc
-    from extractors.novel.extract import extract_novel
+    from extractors.novel import load_pdnc_characters, load_pdnc_quotes, score_quotes
+    from extractors.novel import extract_novel
 
     project = Project.current()
-    lines = extract_novel(book / "novel_text.txt", book.name, pdnc.load_characters(book), language="en", llm=model,
+    lines = extract_novel(book / "novel_text.txt", book.name, load_pdnc_characters(book), language="en", llm=model,
                           llm_kwargs=_llm_kwargs(project, book.name) if model is not None else None,
                           min_confidence=min_confidence)
-    res = evaluate.score(pdnc.load_quotes(book), lines)
+    res = score_quotes(load_pdnc_quotes(book), lines)
     res["novel"] = book.name
     res["llm"] = "none" if model is None else "openai"
     return res

@@ -29,7 +29,7 @@ from ..settings import load_settings, validate_model
 
 def _settings() -> dict:
     """The speakers: section, every key given (unknown keys and wrong types were refused when it was read)."""
-    from extractors.tv.speaker_id import DEFAULTS
+    from extractors.tv import DEFAULTS
 
     st = load_settings(Project.current().pipeline_yaml).speakers.model_dump(exclude_unset=True)
     return {**DEFAULTS, **st}
@@ -55,8 +55,8 @@ def _encoder(threads: int):
 
 def _load_labelled_audio(labels_path: Path, labels: list) -> dict:
     """Decode every media file the labels use (errors name the labels row) and check time ranges."""
-    from extractors.tv.audio import SAMPLE_RATE, decode_audio
-    from extractors.tv.labels import check_ranges
+    from extractors.tv import SAMPLE_RATE, decode_audio
+    from extractors.tv import check_ranges
 
     audio: dict[Path, object] = {}
     for lab in labels:
@@ -85,8 +85,8 @@ def train(
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
 ) -> None:
     """Embed each labelled line with ECAPA-TDNN and store per-character voice profiles."""
-    from extractors.tv.labels import read_labels
-    from extractors.tv.speaker_id import train_from_labels
+    from extractors.tv import read_labels
+    from extractors.tv import train_from_labels
 
     _out_name(out)
     st = _settings()
@@ -115,7 +115,7 @@ def review(
 ) -> None:
     """List lines by rising confidence with times and best guesses; fix the `character` column."""
     from extractors.records import read_lines
-    from extractors.tv.review import write_review
+    from extractors.tv import write_review
 
     n = write_review(read_lines(lines), out, limit=limit, include_manual=include_manual)
     typer.echo(f"wrote {out}: {n} lines, least confident first; fill in the character column "
@@ -132,8 +132,8 @@ def apply(
                                                                "path to it."),
 ) -> None:
     """Write the person's corrections back (evidence manual, confidence 1.0)."""
-    from extractors.tv.labels import append_labels
-    from extractors.tv.review import apply_review
+    from extractors.tv import append_labels
+    from extractors.tv import apply_review
 
     def media_of(source: str) -> Path | None:
         for cand in (Path(source), lines.parent / source, Project.current().root / source):
@@ -144,7 +144,7 @@ def apply(
     if media is not None and not media.is_file():
         raise InputError("no such media file", media)
     if labels is not None:  # validate the labels file before anything is written
-        from extractors.tv.labels import read_labels
+        from extractors.tv import read_labels
 
         if labels.exists():
             read_labels(labels, _resolver())
@@ -177,8 +177,8 @@ def evaluate(
     False accepts are lines of voices nobody enrolled (labelled characters the model does not know) given to a
     character. A 'maybe' verdict's guess counts as given; the `confident` line gives the figures for the speakers
     `extract tv` writes (confident verdicts only)."""
-    from extractors.tv.labels import read_labels
-    from extractors.tv.speaker_id import SpeakerModel, evaluate as run_eval
+    from extractors.tv import read_labels
+    from extractors.tv import SpeakerModel, evaluate as run_eval
 
     st = _settings()
     model = SpeakerModel.load(model_dir)
@@ -260,7 +260,7 @@ def _episodes(patterns: list[str]) -> list[Path]:
 
 
 def _beside(media: Path) -> Path:
-    from extractors.tv.subtitles import FORMATS
+    from extractors.tv import FORMATS
 
     for ext in FORMATS:
         if media.with_suffix(ext).is_file():
@@ -284,10 +284,10 @@ def discover(
                                     "subtitles: faster-whisper (the default) or openai-whisper."),
 ) -> None:
     """Embed every line of every episode (ECAPA-TDNN) and cluster the voices; sample clips and lines per voice."""
-    from extractors.tv.audio import decode_audio
-    from extractors.tv.discover import discover_voices, write_discovery
-    from extractors.tv.extract import extract_tv
-    from extractors.tv.extractor import TvOptions
+    from extractors.tv import decode_audio
+    from extractors.tv import discover_voices, write_discovery
+    from extractors.tv import extract_tv
+    from extractors.tv import TvOptions
 
     from ..models import PipelineModels
 
@@ -326,7 +326,7 @@ def name(
                                          "`cluster,character` (the naming kept as data: `dvc repro` replays it)."),
 ) -> None:
     """Label every line of a discovered voice and train the voice profile from all named voices."""
-    from extractors.tv.discover import name_clusters, read_names
+    from extractors.tv import name_clusters, read_names
 
     if (names is None) == (cluster is None or character is None) or (names is not None and cluster is not None):
         raise InputError("give CLUSTER CHARACTER, or --names FILE (not both)")

@@ -22,14 +22,12 @@ STEPS = ("segment", "embed", "package")
 
 
 def _plans(project: Project, settings, works: set[str]) -> tuple[list, dict[str, str]]:
-    from ..commands.build import _rooted
-
     plans, errors = [], {}
     for work, spec in settings.works.items():
         if work not in works:
             continue
         try:
-            opts = _rooted(project, spec.typed_options(work, project.pipeline_yaml))
+            opts = project.rooted(spec.typed_options(work, project.pipeline_yaml))
             plans.append(plan_work(project, spec.kind, project.root / spec.input, work, project.lines(work), opts,
                                    spec.files))
         except InputError as e:

@@ -8,7 +8,6 @@ naming the file or character (secrets scrubbed), so one bad episode does not sto
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 from dataclasses import dataclass
@@ -17,6 +16,8 @@ from typing import Any, Iterator
 
 from extractors.errors import InputError
 from extractors.llm import redact_secrets
+
+from ..paths import Project
 
 
 @dataclass(frozen=True)
@@ -75,17 +76,16 @@ class Worker:
         return run_job(job, self.models(job.cache))
 
     def segment(self, job: CharacterJob) -> str:
-        from ..commands.corpus import segment
+        from ..stages import segment_character
 
-        return _stdout(segment, lines=[], character=job.character, output=None)
+        return segment_character(Project(Path(job.root)), job.character)
 
     def embed(self, job: CharacterJob) -> str:
-        from ..commands.corpus import embed_stories
         from ..embedders import CachedEmbedder, VectorCache, make_embedder
-        from ..paths import Project
+        from ..stages import embed_stories
         from ..stories import read_stories
 
-        project = Project.current()
+        project = Project(Path(job.root))
         stories = read_stories(project.stories(job.character))
         key = json.dumps([job.cache, job.embed], sort_keys=True)
         if key not in self._embedders:
@@ -94,14 +94,6 @@ class Worker:
         return embed_stories(project, job.character, stories, self._embedders[key], job.embed["backend"])
 
     def package(self, job: CharacterJob) -> str:
-        from ..commands.corpus import package
+        from ..stages import package_character
 
-        return _stdout(package, character=job.character)
-
-
-def _stdout(command, **kwargs) -> str:
-    """Run a command function; what it printed (its one-line report)."""
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        command(**kwargs)
-    return buf.getvalue().strip()
+        return package_character(Project(Path(job.root)), job.character)

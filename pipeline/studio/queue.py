@@ -176,7 +176,7 @@ def clip_wav(project: Project, work: str, key: str) -> bytes:
             f.seek(max(0, int(ln.start * rate)))
             data = f.read(max(1, int((ln.end - ln.start) * rate)), dtype="int16")
     except RuntimeError:  # libsndfile cannot read it (video, AAC...): decode it with ffmpeg
-        from extractors.tv.audio import SAMPLE_RATE, decode_audio
+        from extractors.tv import SAMPLE_RATE, decode_audio
 
         rate = SAMPLE_RATE
         data = decode_audio(media, check_silence=False)[int(ln.start * rate):int(ln.end * rate)]

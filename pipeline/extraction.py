@@ -23,11 +23,11 @@ from extractors.ids import check_id, check_output, inside
 from extractors.records import Line, line_counts, write_lines
 from extractors.registry import get_extractor
 
-from ..models import PipelineModels
-from ..paths import Project
-from ..review import apply_review_file, review_path
-from ..settings import load_settings, validate_model
-from ..works import project_characters, silent_characters, work_first
+from .models import PipelineModels
+from .paths import Project
+from .review import apply_review_file, review_path
+from .settings import load_settings, validate_model
+from .works import project_characters, silent_characters, work_first
 
 
 def _stderr(msg: str) -> None:

@@ -149,3 +149,17 @@ def test_beyond_the_loopback_every_request_needs_the_token(project):
     assert client.get("/characters/diane").status_code == 200
     resp = client.post("/review", data=decision(keys[1], token_of(page)), follow_redirects=False)
     assert resp.status_code == 303 and keys[1] in decided(root)
+
+
+def test_studio_host_that_is_no_address_of_this_machine_is_one_line(project):
+    import os
+    import subprocess
+    import sys
+
+    from cli_asserts import one_line_error
+
+    root, _ = project
+    r = subprocess.run([sys.executable, "-m", "pipeline.cli", "studio", "--host", "203.0.113.7", "--port", "8799"],
+                       cwd=root, env=dict(os.environ, PYTHONPATH=str(REPO), ROLECORPUS_ROOT=str(root)),
+                       capture_output=True, text=True, timeout=60)
+    one_line_error(r, "port 8799 on 203.0.113.7 cannot be used")

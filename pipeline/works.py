@@ -139,17 +139,23 @@ def default_work_id(path: Path) -> str:
     return check_id(wid[:64], "work id (from the file name; pass --id)")
 
 
-def _project_input(project: Project, path: Path) -> tuple[Path, Optional[Path]]:
+def _same_file(a: Path, b: Path) -> bool:
+    return a.is_file() and b.is_file() and a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+
+
+def _project_input(project: Project, path: Path, work: str) -> tuple[Path, Optional[Path]]:
     """The input as a path inside the project: a file or folder outside it is copied to data/raw/ first (DVC and
-    the studio see only the project). Returns (path inside, the original when copied)."""
+    the studio see only the project; into data/raw/<work>/ when another file has its name). Returns (path inside,
+    the original when copied)."""
     path = path.expanduser().resolve()
     root = project.root.resolve()
     if path == root or root in path.parents:
         return path, None
     dest = root / "data" / "raw" / path.name
+    if dest.exists() and not _same_file(dest, path):
+        dest = root / "data" / "raw" / work / path.name
     if dest.exists():
-        same = dest.is_file() and path.is_file() and dest.read_bytes() == path.read_bytes()
-        if not same:
+        if not _same_file(dest, path):
             raise InputError(f"{dest.relative_to(root)} already exists and is another file; rename one of them", path)
         return dest, None
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -186,9 +192,9 @@ def add_work(project: Project, source: Path, work: Optional[str] = None, kind: s
     language = language or (guess_language(text) if text is not None else None)
     title = title or default_title(source, text)
     settings = load_settings(project.pipeline_yaml)
-    inside, copied = _project_input(project, source)
+    inside, copied = _project_input(project, source, wid)
     if kind == "tv" and copied is not None and copied.is_file() and (subs := _subtitles_beside(copied)) is not None:
-        _project_input(project, subs)  # an episode's subtitles travel with it (found beside it by name)
+        _project_input(project, subs, wid)  # an episode's subtitles travel with it (found beside it by name)
     rel = inside.relative_to(project.root.resolve()).as_posix()
     existing = settings.works.get(wid)
     if existing is not None:

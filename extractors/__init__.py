@@ -1,5 +1,5 @@
 """Source extractors: turn scripts, wiki pages, novels and TV episodes into line records.
 
-Every extractor emits the one record of DESIGN.md (`extractors.records.Line`). This package
+Every extractor emits the one record of docs/design.md (`extractors.records.Line`). This package
 never imports `pipeline`.
 """

@@ -1,4 +1,4 @@
-"""The line record every extractor emits (DESIGN.md), and reading/writing `lines.jsonl`.
+"""The line record every extractor emits (docs/design.md), and reading/writing `lines.jsonl`.
 
 A line is one utterance, action or piece of narration. Reading validates every row and names
 the first malformed one; writing is atomic.

@@ -1,4 +1,4 @@
-"""Build a character package `data/characters/<id>/` (DESIGN.md): system prompt, stories,
+"""Build a character package `data/characters/<id>/` (docs/design.md): system prompt, stories,
 ChatHaruhi 2.0 role file and manifest — written whole into a temp dir and swapped in."""
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ Stages; each attributed quote carries a confidence and an evidence tag:
    `Attribution.held`; the LLM pass decides those, the guess fills what it leaves. Given none, an English
    book takes its own (`calibration.book_hold`): from `calibration.CONFIGURED_CEILING` (0.83) for configured
    characters, `DEFAULT_MIN_CONFIDENCE` for a discovered cast (`calibration.own_hold_ceiling`), or lower where
-   the guesses it keeps still have a mean calibrated confidence of 0.955, down to 0.7 (leave-one-book-out on the
-   PDNC dev books: precision 0.956 on average, >= 0.921 on each); Chinese keeps `DEFAULT_MIN_CONFIDENCE`.
+   the guesses it keeps still have a mean calibrated confidence of 0.955, down to 0.7; Chinese keeps
+   `DEFAULT_MIN_CONFIDENCE`.
    `min_confidence=0` emits every guess (more coverage, less precision). The CLI's
    `--min-confidence` is this one knob. A turn-taking guess for a discovered cast member the text
    names fewer than `THIN_MENTIONS` times gets a lower confidence first (`_thin_members`).
@@ -51,15 +51,11 @@ ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "l
                  "brother", "child", "boy", "girl", "dear", "love", "darling", "your majesty", "your ladyship",
                  "your honour", "your honor", "gentlemen", "ladies", "sire", "dame"}
 
-# The default hold (see 5. above): confidences are calibrated (calibration.py) on the twelve PDNC dev
-# novels; benchmarks/novel_calibrate.py finds 0.82 the lowest hold that keeps precision >= 0.92 on every
-# one of them, and leave-one-book-out (calibration and hold fitted on the other eleven) gives precision
-# 0.886-0.984 on the held-out book. The default is stricter, 0.88: leave-one-book-out precision 0.948-0.991
-# there, and the stories a user holds (benchmarks/novel_generalisation.py, story purity) keep 0.979 own-words.
-# It is also the ceiling of a discovered cast's own hold (`calibration.book_hold`, the default when no hold is
-# given; a configured cast's starts lower, `calibration.CONFIGURED_CEILING`): leave-one-book-out with the gold cast,
-# fixed 0.88 -> own hold from 0.88 -> own hold from 0.83: mean accuracy 0.689 -> 0.738 -> 0.756, mean precision
-# 0.970 -> 0.959 -> 0.956, worst 0.931 -> 0.927 -> 0.921.
+# The default hold (see 5. above), over confidences calibrated on the twelve PDNC dev novels (calibration.py): stricter
+# than the lowest hold that keeps precision >= 0.92 on every one of them, so that a held-out book stays near 0.95 and
+# the stories a user holds stay pure (figures: docs/benchmarks.md, `benchmarks/novel_calibrate.py`). It is also the
+# ceiling of a discovered cast's own hold (`calibration.book_hold`, the default when no hold is given; a configured
+# cast's starts lower, `calibration.CONFIGURED_CEILING`).
 DEFAULT_MIN_CONFIDENCE = 0.88
 
 # A discovered cast member named fewer than THIN_MENTIONS times in the text is thin: its turn-taking guesses
@@ -237,7 +233,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
     def _thin_members(self, res: list[Attribution]) -> None:
         """A turn-taking guess for a discovered cast member the text names fewer than `THIN_MENTIONS` times
         has its confidence scaled by `THIN_SCALE` (below the default hold): with the discovered cast such
-        guesses were right 0.76 of the time on the PDNC dev books (0.93 for members named more often).
+        guesses are right far less often than those for members named more often (docs/benchmarks.md).
         A configured character (`mentions` None) is never thin."""
         chars = self.index.characters
         for a in res:

@@ -1,5 +1,5 @@
 """Calibrated confidences for rule attribution: a confidence is the share of such guesses that were right on
-books nobody tuned on, so one hold means the same precision on every book.
+books the tables were not fitted on, so one hold means the same precision on every book.
 
 Two fitted tables, in `data/calibration.json` (written by `benchmarks/novel_calibrate.py --write`): each naming
 rule's pooled precision (`RULE_PRECISION`), and a logistic model over what backs a turn-taking guess

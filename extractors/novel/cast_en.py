@@ -19,11 +19,10 @@ belong together, a gender guess, and the first-person narrator.
    Henry`; `cast_en_answers.py`).
 4. Gender: titles, then `he`/`she` after the person's mentions (never a first-name list: see cast_en_merge).
 5. Rank: `speaks` counts the named speech tags, plus half of the pronoun tags (`she said`) resolved to
-   the nearest preceding name of that gender in the same or the previous paragraph (76% right on the
-   PDNC dev books, so weak evidence: it orders the list but never admits a member on its own).
+   the nearest preceding name of that gender in the same or the previous paragraph (weak evidence: it orders
+   the list but never admits a member on its own).
 6. Places: a member whose (non-possessive) mentions follow `in`/`at`/`to`/`from`/`into`/`near`... at least
-   35% of the time is a place (`New York`, `London`, `Styles`) and is dropped (PDNC dev books: places
-   0.36-0.68, people at most 0.33).
+   35% of the time is a place (`New York`, `London`, `Styles`) and is dropped.
 7. Narrator: frequent `said I` tags make a narrator member, named by the vocative the other speakers
    use most in the replies next to the narrator's lines (`"My dear Hastings,`), else `Narrator`.
 8. Roles: a tag whose subject is a lower-case role noun (`said the mariner`, `the matron cried`) joins the one

@@ -4,15 +4,12 @@
 joins the one full name it fits; a bare `Darcy` the one person it fits, or the one whose pronouns
 match); different titles, genders or first names never merge, except that a professional title joins
 someone only ever called `Mr.` (`Doctor Losberne`, written once, is `Mr. Losberne`, whom `said the doctor` then
-finds: Oliver Twist with the discovered cast 0.696 -> 0.717), and a `Mr.`/`Miss` surname that fits no one joins
-the one full name the text gives that surname (`Miss Bartlett` is `Charlotte Bartlett`; after the merge, full names of
-the other gender no longer count: `Mr. Bounderby` is `Josiah Bounderby`, not `Loo Bounderby`; Hard Times with the
-discovered cast 0.671 -> 0.683). A surname no man bears joins its `Mrs.`/`Madame`/`Countess` forms to the one
-person holding a title-less full name of it (`join_her_surname`: `Madame Olenska` is `Ellen Olenska`; The Age of
-Innocence 0.412 -> 0.432, Anne 0.801 -> 0.804). `_married` recognises a married name
-(`May Archer` is `May Welland`). Gender comes from titles, then pronouns. No first-name list: with
-`gender-guesser`'s (once used when installed), `Mr. Gradgrind` joined his son `Tom Gradgrind` (Hard Times:
-discovered-cast precision 0.965 -> 0.744), so a name's gender is never guessed from the name alone.
+finds), and a `Mr.`/`Miss` surname that fits no one joins the one full name the text gives that surname (`Miss
+Bartlett` is `Charlotte Bartlett`; after the merge, full names of the other gender no longer count: `Mr. Bounderby` is
+`Josiah Bounderby`, not `Loo Bounderby`). A surname no man bears joins its `Mrs.`/`Madame`/`Countess` forms to the
+one person holding a title-less full name of it (`join_her_surname`: `Madame Olenska` is `Ellen Olenska`).
+`_married` recognises a married name (`May Archer` is `May Welland`). Gender comes from titles, then pronouns,
+never from a first-name list (one joined `Mr. Gradgrind` to his son `Tom Gradgrind`).
 """
 
 from __future__ import annotations

@@ -1,25 +1,15 @@
 """Role speakers of English cast discovery (`cast_en.py`): people a novel tags by a lower-case role noun
 (`said the mariner`, `the matron cried`) rather than by a name.
 
-Counted on the 12 PDNC dev books (gold speakers of the quotations such tags mark), a role noun is one of:
-- generic, several people (`_GENERIC`): `the man` (top speaker 17-43% of its tags), `the other` (18-33%),
-  `the voice` (40%), `the woman` (61%), `the lady` (53-60%), `the boy` (33-57%), `the lad` (75%), `the first`
-  / `the second` (33-50%), `the old` / `the young` (an adjective before the head noun). `the girl`, `the
-  gentleman`, `the child` and `the stranger` are often one person in one book, but a different one in each
-  book and a new one in each scene: never a member of their own, never merged. Kinship and gendered nouns
-  of `speech_tags.NOUN_GENDER` / `kinship.KIN_NOUNS` (`the father`, `the servant`) likewise; titles that
-  the attribution resolves scene by scene (`role_descr.ROLE_TITLES`: `the doctor`, `the duchess`) too.
-- another name of a named member (`the beadle` = Mr. Bumble, `the matron` = Mrs. Corney, `the painter` =
-  Basil Hallward, `the robber` = Sikes, `the undertaker` = Mr. Sowerberry). Such roles run through much
-  of the book. They join the member only where the narration ties them by apposition (`Mrs. Corney, the
-  matron of the workhouse`, `Mr. Sowerberry, the parochial undertaker`) to that one member, of a gender
-  that does not contradict the role's own `he`/`she` evidence (`_tied`); untied, they are left out.
-- one person who has no name (`the mariner`, `the barman`, `the policeman`, `the guard`): such roles live in
-  one episode (their tags span at most 5% of the book: 0.00-0.03 on the dev books; the named members' roles
-  0.46-0.65, except `the undertaker`, 0.04, which the apposition joins to Mr. Sowerberry first). With at least
-  8 tags (`said the mariner` x25) the role is a member of its own, `The Mariner`.
-On the dev books this joins `the beadle`, `the matron` and `the undertaker` to their members and makes `The
-Mariner` a member (all four right); `the painter`, `the robber`, `the whelp`, `the clergyman` stay out.
+A role noun is one of (counts behind each class: docs/benchmarks.md):
+- generic, several people (`_GENERIC`): `the man`, `the other`, `the voice`, `the woman`, `the lady`, `the boy`,
+  `the first` / `the second`, `the old` / `the young`; `the girl`, `the gentleman`, `the child`, `the stranger`
+  (one person in a scene, a new one in each); kinship and gendered nouns (`speech_tags.NOUN_GENDER`,
+  `kinship.KIN_NOUNS`) and titles resolved scene by scene (`role_descr.ROLE_TITLES`): never a member of their own.
+- another name of a named member (`the beadle` = Mr. Bumble): joined only where the narration ties it by
+  apposition (`Mrs. Corney, the matron of the workhouse`) to that one member of a fitting gender (`_tied`).
+- one person who has no name (`the mariner`): confined to one episode (tags spanning at most 5% of the book), with
+  at least 8 tags it is a member of its own, `The Mariner`.
 """
 
 from __future__ import annotations

@@ -1,33 +1,18 @@
 """The people a configured cast leaves out, so that their words are not put in a configured character's mouth.
 
 A user names the characters they want (`configs/characters/*.yaml`), seldom everyone who speaks. Attributed
-with only those, every quotation of a side character is decided among the configured few: on the twelve PDNC
-dev novels with only the three most quoted characters configured, the lines given to them were right 0.62-0.93
-of the time (Hard Times 0.62, A Room with a View 0.70, Pride and Prejudice 0.72). So the cast is also
+with only those, every quotation of a side character is decided among the configured few. So the cast is also
 discovered in the text (`cast.discover_cast`), and each member that a speech tag names (`speaks` >= 1) and that
 no configured name matches (`names.NameIndex.lookup` over its name and aliases) joins the attribution as one of
 the `others`: a candidate like any character, whose lines come out with no speaker, only the `name` the text
-gives them (as a script's cue for a character nobody configured does). Members only ever addressed (`"Len,
-…"`) stay out: a nickname the configuration lacks would otherwise take its owner's replies.
+gives them. Members only ever addressed (`"Len, …"`) stay out: a nickname the configuration lacks would otherwise
+take its owner's replies.
 
-Measured (`benchmarks/novel_others.py`): with the three most quoted characters configured, the precision of
-their lines rises to 0.80-0.99 (Hard Times 0.80: its configuration gives the father the son's name `Tom
-Gradgrind`); with the whole gold cast configured, accuracy moves by at most -0.003. On 红楼梦 1-8 (cues named by
-the text, few turn-taking guesses) the lines of 1-3 configured characters are the same with or without the others.
-
-The narrator is found the same way: when no configured character is marked `narrator: true` and the text is told
-in the first person, the discovered narrator's names (`Hastings`, from the vocatives of the replies) pick the one
-configured character they match, who becomes the narrator; if they match none, the narrator joins the others.
-Without this, a user who configured Mr. Hastings for The Mysterious Affair at Styles without the flag got 2 of his
-445 quotations and every `said I` given to someone else (precision 0.959 -> 0.859). `mark_narrator` does this
-alone for `extract_novel` (a PDNC list without `_narr`), from the same discovered cast (`_discovered`, found once).
-
-What else a configuration leaves out is taken from the cast too (`_complete_names`): a member whose names resolve
-to one configured character lends it the names it was merged with (`Lizzy` to `Elizabeth`, `May` to `Miss
-Welland`) and its gender guess; `Mr. Gradgrind` counts for a man configured as `Thomas Gradgrind`. The others are
-still chosen by the configured names alone. With the three most quoted characters configured by main name only
-(`novel_others.py --bare`), the lines given to them were right 0.935 of the time (worst book 0.640); now 0.965
-(worst 0.901), and the share of their quotations they get rises from 0.417 to 0.532.
+The narrator is found the same way: with no configured character marked `narrator: true` and a text told in the
+first person, the discovered narrator's names pick the one configured character they match, who becomes the
+narrator; if they match none, the narrator joins the others (`mark_narrator` does this alone for `extract_novel`).
+A member whose names resolve to one configured character lends it the names it was merged with and its gender
+guess (`_complete_names`). Figures: `benchmarks/novel_others.py`, docs/benchmarks.md.
 """
 
 from __future__ import annotations

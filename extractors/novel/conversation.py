@@ -52,14 +52,9 @@ class Turn:
     length: dict | None = None          # log-density of the turn's length under each modelled candidate's, centred
 
 
-# Session 37 re-tuned five weights by coordinate search on every-guess accuracy over the 12 PDNC dev novels, from the
-# weights before (in brackets): soft_gender_mismatch (0; a sentence-initial He/She in the turn's own narration,
-# `She stared, and then burst into a laugh. "Meet him--"`, now counts against the other gender), vocative_self (-1),
-# peripheral (-2.25), narr_before (0.8), addressed_after (1.0). Every-guess mean accuracy 0.8531 -> 0.8573. Among
-# the 19 weight sets tried, picking on the other eleven books for each book (leave-one-book-out) chooses these on
-# every split; the sets themselves came from a search over all twelve, so that is no clean nested estimate. A second
-# round of ten single changes around them (suggestion scale, repeat/third after a gap, other, gender_unknown) gained
-# nothing.
+# The emission and transition weights, hand-set and chosen by every-guess accuracy over the PDNC dev novels, checked
+# leave-one-book-out (`benchmarks/novel_turn_weights.py` refits them by maximum likelihood; figures:
+# docs/benchmarks.md).
 @dataclass
 class Weights:
     tag_mismatch: float = -12.0
@@ -81,15 +76,11 @@ class Weights:
     third_after_gap: float = -2.4
     kin_mismatch: float = -6.0          # not among the relatives a `said her sister` tag allows
     mentioned_self: float = -3.0        # the quote names this person in the third person
-    # per unit of the turn's centred style log-likelihood (`Turn.style`, clipped to +-10). Chosen among 0-0.3 by
-    # leave-one-book-out on the 12 PDNC dev novels (0.1 or 0.15 on every split; mean accuracy at the shipped hold,
-    # each book scored with the value and calibration fitted on the other 11: 0.628 without, 0.632 with)
+    # per unit of the turn's centred style log-likelihood (`Turn.style`, clipped to +-10)
     style: float = 0.1
     # per unit of the turn's centred length log-density (`Turn.length`, clipped to +-5), and the same speaker twice
     # running where both turns have at least `long_words` words (a story told over several paragraphs) costs
-    # `repeat_long`, not `repeat` (0 / None: off). Session 38, on every-guess accuracy over the 12 PDNC dev novels:
-    # length 0 / 0.3 / 0.5 / 0.7 / 1 / 2 -> 0.8655 / 0.8671 / 0.8687 / 0.8684 / 0.8685 / 0.8654, with the long repeat
-    # (40 words, -3) 0.8696; choosing among the 15 sets tried on the other eleven books, per book: 0.8687.
+    # `repeat_long`, not `repeat` (0 / None: off)
     length: float = 0.5
     long_words: int = 40
     repeat_long: float | None = -3.0
@@ -140,9 +131,7 @@ def _lse(vals: list[float]) -> float:
 # who talks twice running still has the same person to answer them (`"From me?" / "Safer from loving me?" / "…," she
 # protested. / "What others? …"`: the fourth turn goes back to the first speaker, not to a third person). Costs: a third
 # person joining (c is neither a nor b) `third`, the same speaker twice `repeat`, OTHER after OTHER -0.5; OTHER as the
-# other party is nobody in particular. Session 38: the state was (speaker k-2, speaker k-1), which forgot the other
-# party after a repeat; every-guess mean accuracy 0.8585 -> 0.8641 with `repeat` -9 -> -7 and `repeat_after_gap`
-# 1 -> 0 (benchmarks/novel_calibrate.py, leave-one-book-out accuracy at the shipped hold 0.7235 -> 0.7316).
+# other party is nobody in particular. (A state of the two last speakers forgot the other party after a repeat.)
 
 def _trans_parts(gap: bool, w: Weights, long: bool = False) -> tuple[float, float]:
     """(repeat, third) for a turn after a narration paragraph (gap) or not; `long`: it and the turn before are long."""

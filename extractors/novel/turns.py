@@ -7,7 +7,7 @@ observations of each turn (explicit name tag, the gender a pronoun tag wants, vo
 the pronoun resolver's local suggestion, the book's style and turn-length models' verdicts) and decodes the
 speakers with `conversation.decode`, twice: the second pass's style and length models also learn from the untagged
 turns the first was sure of (`self_train`). A turn's posterior is the confidence of its attribution. What backs a guess
-(`turn_features`, `_turn_context`, the book's own style model's verdict `_style_llr`) is calibrated in
+(`turn_features`, `_turn_context`, the book's own style model's verdict, `turn_evidence.py`) is calibrated in
 `calibration.py`.
 """
 
@@ -18,36 +18,31 @@ import re
 
 from .conversation import OTHER, Turn, Weights, decode
 from .speaker_style import LengthModel, StyleModel, tokens
+from .turn_evidence import centred, style_llr, tag_form, turn_features
 
 PRON_GENDER = {"he": "male", "she": "female"}
 
 
 class ConversationMixin:
-    # The tags that name the speaker: they fix a turn, and teach the style model. `cried the duchess` naming the one
-    # cast member with that title (`verb-descr/role-title`, pooled precision 0.985 on the dev books) joined them in
-    # session 38: left out, the duchess's tagged turns were blanks to the turn model and Dorian took her untagged ones
-    # (every-guess accuracy Dorian Gray 0.901 -> 0.915, no book lower).
+    # The tags that name the speaker: they fix a turn, and teach the style model (a title naming the one cast member
+    # who holds it, `cried the duchess`, is one of them).
     NAME_RULES = ("verb-name", "name-verb", "pre-name-verb", "pre-by-name", "prev-pre-name-verb", "narrator",
                   "verb-adj-name", "was-name-reply", "heard-name-say", "it-was-name", "xverb-name", "name-xverb",
                   "name-xverb-q", "verb-descr/alias", "verb-descr/role", "from-name",
                   "verb-descr/role-title", "descr-verb/role-title", "xverb-descr/role-title")
     SUGGEST = {"center": 2.5, "narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
     min_posterior = 0.4
-    # pronoun-tag turns decoded with a posterior below `pron_sure` are less precise than untagged
-    # turns of the same posterior (P&P every guess, posterior 0.75-0.9: pronoun tags 19/32 right,
-    # untagged 91/109; Alice 2/6): their confidence is lowered by `pron_unsure_discount`
+    # pronoun-tag turns decoded with a posterior below `pron_sure` are less precise than untagged turns of the same
+    # posterior: their confidence is lowered by `pron_unsure_discount`
     pron_sure = 0.9
     pron_unsure_discount = 0.15
-    # a turn with one side of the alternation unanchored — the first turn of an exchange, or the
-    # turn right after a name-tagged one — decoded with a posterior below `pron_sure` is less
-    # precise than other turns of that posterior (P&P every guess, confidence 0.5-0.75: 23/55
-    # right vs 64/92): its confidence is lowered by `edge_unsure_discount`
+    # a turn with one side of the alternation unanchored (the first turn of an exchange, or the turn right after a
+    # name-tagged one) decoded with a posterior below `pron_sure` is less precise than other turns of that
+    # posterior: its confidence is lowered by `edge_unsure_discount`
     edge_unsure_discount = 0.1
     scene_paras = 6
     # the posterior an untagged turn's guess needs in the first pass to teach the book's style and length models for
-    # the second (None: one pass). Session 38, on the 12 PDNC dev novels (calibration refit per held-out book, at the
-    # shipped budget 0.95 / 0.75), none / 0.8 / 0.9 / 0.97 / 0.99: mean accuracy 0.736 / 0.747 / 0.747 / 0.747 / 0.743,
-    # worst precision 0.922 / 0.914 / 0.919 / 0.925 / 0.927 (Styles): 0.97, the best whose worst book stays >= 0.92.
+    # the second (None: one pass); the highest accuracy whose worst dev book stays >= 0.92 precision
     self_train: float | None = 0.97
     debug: list | None = None
     weights: Weights | None = None   # the conversation model's weights (None: conversation.Weights())
@@ -263,7 +258,7 @@ class ConversationMixin:
                 a.speaker, a.confidence = best, round(conf, 3)
                 a.turn_features = turn_features(turns, k, best, pr, a.pron_tag, post[k])
                 a.turn_features.update(self._turn_context(turns, k, best, post))
-                a.turn_features["style_llr"] = _style_llr(turns[k], best, post[k])
+                a.turn_features["style_llr"] = style_llr(turns[k], best, post[k])
                 a.turn_features["tag_form"] = tag_form(a.rule) if a.pron_tag else None
                 a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"
                 a.rule = ((a.rule or "") + "/conv") if a.pron_tag else "conv"
@@ -279,7 +274,7 @@ class ConversationMixin:
                 continue
             words = tokens(self.quotes[i].text(self.text))
             if words:
-                turns[k].style = _centred({c: self.style.loglik(words, c) for c in modelled})
+                turns[k].style = centred({c: self.style.loglik(words, c) for c in modelled})
 
     def _length_evidence(self, run: list[int], turns: list[Turn], cands: list[str]) -> None:
         """Each untagged turn's length under each candidate's length model, relative to their mean (`Turn.length`, an
@@ -290,7 +285,7 @@ class ConversationMixin:
         for k, t in enumerate(turns):
             if t.fixed or not t.words:
                 continue
-            t.length = _centred({c: self.lengths.loglik(t.words, c) for c in modelled})
+            t.length = centred({c: self.lengths.loglik(t.words, c) for c in modelled})
 
     def _turn_context(self, turns: list[Turn], k: int, best: str, post: list[dict]) -> dict:
         """What the exchange says about a guess beyond `turn_features`: how many of its people share
@@ -391,58 +386,3 @@ class ConversationMixin:
                     run_of.setdefault(j, r)
         return runs, run_of
 
-
-def _centred(ll: dict[str, float]) -> dict[str, float]:
-    """Each candidate's log-likelihood relative to their mean."""
-    mean = sum(ll.values()) / len(ll)
-    return {c: v - mean for c, v in ll.items()}
-
-
-def _style_llr(t: Turn, best: str, post_k: dict) -> float | None:
-    """How much better the book's style model finds the turn's words in the guess's mouth than in the runner-up's
-    (from `Turn.style`); None when either has no model."""
-    runner = max((c for c in post_k if c not in (best, OTHER)), key=post_k.get, default=None)
-    return t.style[best] - t.style[runner] if t.style and best in t.style and runner in t.style else None
-
-
-def turn_features(turns: list, k: int, best: str, posterior: float, pron_tag: bool, post_k: dict | None = None) -> dict:
-    """What backs a turn-taking guess: the posterior and its margin over the runner-up, whether the
-    nearest name-tagged turns before and after agree with strict alternation (+1), contradict it (-1)
-    or are absent/far (0) and how far they are, how many people are tagged in the exchange, whether a
-    neighbour turn addresses the guess, whether the paragraph's own narration is about the guess
-    or about someone else, and whether the turn's tag is a description naming no cast member (`said the sailor`)."""
-    def anchor(step: int) -> tuple[int, int]:
-        kk = k + step
-        while 0 <= kk < len(turns) and abs(kk - k) <= 6:
-            f = turns[kk].fixed
-            if f:
-                return (1 if ((abs(kk - k) % 2 == 0) == (f == best)) else -1), abs(kk - k)
-            kk += step
-        return 0, 7
-    tagged = {t.fixed for t in turns if t.fixed}
-    fixed = [(kk, t.fixed) for kk, t in enumerate(turns) if t.fixed]
-    clean = False
-    if len(tagged) == 2:  # a two-person exchange whose every tag keeps strict alternation, and the guess too
-        k0, f0 = fixed[0]
-        other = next(iter(tagged - {f0}))
-        clean = all((f0 if (kk - k0) % 2 == 0 else other) == f for kk, f in fixed) \
-            and (f0 if (k - k0) % 2 == 0 else other) == best
-    voc = any(best in turns[kk].vocatives for kk in (k - 1, k + 1) if 0 <= kk < len(turns))
-    (before, d_before), (after, d_after) = anchor(-1), anchor(1)
-    ranked = sorted((post_k or {}).values(), reverse=True)
-    t = turns[k]
-    present = set(tagged).union(*(set(u.narr_subj) | set(u.narr_before) | u.vocatives for u in turns))
-    return {"present": len(present), "posterior": posterior, "before": before, "after": after, "d_before": d_before, "d_after": d_after,
-            "margin": ranked[0] - ranked[1] if len(ranked) > 1 else 1.0, "people": min(3, len(tagged)),
-            "addressed": voc, "clean": clean, "pron": bool(pron_tag), "first": k == 0, "len": len(turns),
-            "gap_before": bool(t.gap_before), "narr_is_guess": best in t.narr_subj,
-            "narr_is_other": bool(set(t.narr_subj) - {best}), "outsider": t.outsider}
-
-
-def tag_form(rule: str | None) -> str:
-    """The form of a pronoun-like tag, for the calibration: `noun` (`said the man`, `her sister cried`), `pre`
-    (`she said, "…` before the quote: often the next speaker's), or `post` (`"…," she said`)."""
-    r = rule or ""
-    if re.search(r"(?<!pro)noun", r.split("/")[0]):
-        return "noun"
-    return "pre" if r.startswith(("pre-", "prev-pre-")) else "post"

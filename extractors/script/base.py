@@ -1,7 +1,7 @@
 """What every script parser produces before speaker names are resolved: a list of `Event`s.
 
 A parser only reads text; `events_to_lines` turns its events into `Line` records (one schema,
-DESIGN.md) with indices counted from 0, speaker ids from an `AliasResolver`, `evidence="script"`.
+docs/design.md) with indices counted from 0, speaker ids from an `AliasResolver`, `evidence="script"`.
 `ParseResult` also carries the figures `detect.py` uses to score a parser on a file.
 """
 

@@ -24,7 +24,7 @@ def csrf_input():
     """The hidden form field with the request's CSRF token: every POST form of a template holds one."""
     from markupsafe import Markup, escape
 
-    from .security import csrf_token
+    from .csrf import csrf_token
 
     return Markup(f'<input type="hidden" name="csrftoken" value="{escape(csrf_token())}">')
 
@@ -48,7 +48,7 @@ def inline_css() -> str:
 def page(template: str, status: int = 200, **ctx):
     from starlette.responses import HTMLResponse
 
-    from .security import csrf_token
+    from .csrf import csrf_token
 
     return HTMLResponse(templates().get_template(template).render(csrftoken=csrf_token(), **ctx), status_code=status)
 

@@ -13,22 +13,16 @@ A refused request gets a short error page (403, or 400 for a malformed one), nev
 from __future__ import annotations
 
 import secrets
-from contextvars import ContextVar
 from http.cookies import SimpleCookie
 
 from starlette.datastructures import URL, Headers, MutableHeaders
+
+from .csrf import _csrf_getter, csrf_token  # noqa: F401  (csrf_token: the templates' token, kept importable here)
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 TOKEN_COOKIE = "rolecorpus_studio_token"
 
-_csrf_getter: ContextVar = ContextVar("rolecorpus_csrf_getter", default=None)
-
-
-def csrf_token() -> str:
-    """The CSRF token of the request being answered ("" outside a request, e.g. the static report)."""
-    getter = _csrf_getter.get()
-    return getter() if getter else ""
 
 
 async def _refuse(scope, receive, send, message: str, status: int = 403) -> None:

@@ -234,7 +234,21 @@ def project_characters(project: Project, settings: Settings | None = None) -> di
     for cid, spec in settings.characters.items():
         if cid in chars:
             chars[cid].works = spec.works()
+    check_shared_names(chars, project.pipeline_yaml)
     return chars
+
+
+def check_shared_names(chars: dict[str, Character], where: Path) -> None:
+    """Two characters linked to one work may not share a name (id, name or alias): its lines would go to whichever
+    sorts first. Refused, naming both (characters of different works may each have their John)."""
+    owner: dict[tuple[str, str], str] = {}
+    for cid, ch in chars.items():
+        for work in ch.works:
+            for n in dict.fromkeys(normalize_name(x) for x in ch.names()):
+                other = owner.setdefault((work, n), cid)
+                if n and other != cid:
+                    raise InputError(f"{other!r} and {cid!r} are both linked to work {work!r} and both answer to "
+                                     f"{n!r}: give the name to one of them (aliases: in configs/characters/)", where)
 
 
 def work_first(characters: dict[str, Character], work: str | None) -> list[Character]:
@@ -281,6 +295,10 @@ def register_characters(project: Project, new: list[Character], works: list[str]
             raise InputError(f"character {ch.id!r} ({configured[ch.id].name}) already exists; pass --force to "
                              "overwrite", character_path(project.configs, ch.id))
     check_characters({**configured, **{ch.id: ch for ch in new}}, project.configs / "characters")
+    linked = project_characters(project, settings)
+    for ch in new:
+        ch.works = list(dict.fromkeys([*linked.get(ch.id, ch).works, *works]))
+    check_shared_names({**linked, **{ch.id: ch for ch in new}}, project.pipeline_yaml)
 
     def link_all(doc: CommentedMap) -> None:
         for ch in new:

@@ -146,3 +146,16 @@ def test_a_chinese_novel_by_the_same_path(tmp_path):
     for cid in made:
         prompt = (root / "data" / "characters" / cid / "system_prompt.txt").read_text(encoding="utf-8")
         assert "三国演义" in prompt
+
+
+def test_a_name_two_characters_of_one_work_share_is_refused_not_resolved_by_sort_order(tmp_path):
+    """`rosalind` (As You Like It) and another series' `ganymede` who also answers to Rosalind, both linked to the
+    play: the link is refused with both named, and the project keeps loading."""
+    root = new_project(tmp_path / "p")
+    run(root, "works", "add", str(SAMPLES / "asyoulik.txt"), "--id", "ayli", "--title", "As You Like It")
+    run(root, "add-character", "rosalind", "--name", "Rosalind", "--work", "ayli")
+    p = run(root, "add-character", "ganymede", "--name", "Ganymede", "--alias", "Rosalind", "--series", "Other Play",
+            "--work", "ayli", ok=False)
+    one_line_error(p, "'rosalind'", "'ganymede'", "ayli")
+    assert not (root / "configs" / "characters" / "ganymede.yaml").exists()
+    run(root, "works", "list")

@@ -1,31 +1,9 @@
 """Rule-based speaker attribution for the quotations of a novel (no network, deterministic).
 
-Stages; each attributed quote carries a confidence and an evidence tag:
-
-1. explicit tag with a name next to the quote, either order (`said Alice`, `Alice said`,
-   `the Hatter went on`, `Mr. Bennet replied, "…"`, `玄德曰：「…」`, `张飞笑道：“…”`) -> 0.9-0.95,
-   `explicit-verb` (`explicit_tags.py`, patterns in `speech_tags.py`);
-2. pronoun or noun-phrase tags (`said she`, `he replied`, `cried her mother`, `他道：`) record the
-   gender they want; vocatives inside a quote (`"My dear Lizzy, …"`) and `said to X` addressees
-   are never its speaker;
-3. English: every exchange (run of quote paragraphs) is decoded by the conversation model
-   (`turns.py` builds the observations, `conversation.py` is the turn-taking model over speaker pairs):
-   A B A B, vocatives as evidence for the next/previous speaker, narration subjects, pronoun
-   genders and the pronoun resolver's suggestion (`pronouns.py`); confidence = posterior,
-   evidence `turn-taking` (or `explicit-verb` for a pronoun tag). Chinese: pronoun tags only,
-   resolved by `pronouns.py` (paragraphs hold whole exchanges);
-4. leftover pronoun tags: the paragraph's own speaker when the gender fits, else the resolver;
-5. the hold: guesses below `min_confidence` are not emitted (speaker None) but kept in
-   `Attribution.held`; the LLM pass decides those, the guess fills what it leaves. Given none, an English
-   book takes its own (`calibration.book_hold`): from `calibration.CONFIGURED_CEILING` (0.83) for configured
-   characters, `DEFAULT_MIN_CONFIDENCE` for a discovered cast (`calibration.own_hold_ceiling`), or lower where
-   the guesses it keeps still have a mean calibrated confidence of 0.955, down to 0.7; Chinese keeps
-   `DEFAULT_MIN_CONFIDENCE`.
-   `min_confidence=0` emits every guess (more coverage, less precision). The CLI's
-   `--min-confidence` is this one knob. A turn-taking guess for a discovered cast member the text
-   names fewer than `THIN_MENTIONS` times gets a lower confidence first (`_thin_members`).
-
-A quote with no defensible speaker keeps speaker None.
+Stages (docs/novel.md, "The attribution's stages"): speech tags (`explicit_tags.py`), pronoun and noun tags,
+turn-taking over each exchange (`turns.py`, `conversation.py`), leftover pronoun tags, then the hold: a guess below
+`min_confidence` (by default the book's own, `calibration.book_hold`) keeps speaker None and goes to the LLM pass
+when there is one. Each attributed quote carries a calibrated confidence and an evidence tag.
 """
 
 from __future__ import annotations

@@ -1,37 +1,9 @@
-"""The cast of an English novel from its text alone: who speaks, who is spoken to, which names
-belong together, a gender guess, and the first-person narrator.
+"""The cast of an English novel from its text alone: who speaks, who is spoken to, which names belong
+together, a gender guess, and the first-person narrator (the steps: docs/novel.md, "English cast discovery").
 
-1. Names. One scan finds every capitalised word sequence (with titles: `Mr. Darcy`, `Lady Catherine
-   de Bourgh`, `the Mock Turtle`). A word counts as name-like when the text writes it capitalised
-   mid-sentence more often than in lower case (so `Then`, `Well`, `Poor` are not names, `Rose` in a
-   book about Rose Maylie is).
-2. Speakers and addressees. Next to each quotation (`find_quotes`) the speech tags `said Elizabeth`,
-   `Elizabeth replied`, `Elizabeth said:` give `speaks`; vocatives inside quotations (`"My dear
-   Lizzy,`, `"Yes, Jane."`) give the people spoken to. `said I`, `I answered` count toward a narrator.
-3. Merging, fullest forms first: `Mr. Fitzwilliam Darcy` absorbs `Fitzwilliam Darcy`; a title form
-   (`Mr. Darcy`, `Lady Catherine`) joins the one full name it fits (same or no title, same gender);
-   a bare word (`Darcy`) joins the one person it fits, or the one whose gender matches the pronouns
-   the text uses after the bare word. Different titles (`Mr.`/`Mrs.`), genders or first names never
-   merge; a bare word that still fits several people is left out. `Mrs. Manson` is not `Mrs. Manson
-   Mingott` where the text also writes Manson as a surname; `The Marchioness` joins the one
-   `Marchioness Manson`; `May Archer` joins `May Welland` as her married name (see `_married`). A name the
-   others only call someone by (`"…, Harry,"`) joins the one person whose tagged lines answer it (`Lord
-   Henry`; `cast_en_answers.py`).
-4. Gender: titles, then `he`/`she` after the person's mentions (never a first-name list: see cast_en_merge).
-5. Rank: `speaks` counts the named speech tags, plus half of the pronoun tags (`she said`) resolved to
-   the nearest preceding name of that gender in the same or the previous paragraph (weak evidence: it orders
-   the list but never admits a member on its own).
-6. Places: a member whose (non-possessive) mentions follow `in`/`at`/`to`/`from`/`into`/`near`... at least
-   35% of the time is a place (`New York`, `London`, `Styles`) and is dropped.
-7. Narrator: frequent `said I` tags make a narrator member, named by the vocative the other speakers
-   use most in the replies next to the narrator's lines (`"My dear Hastings,`), else `Narrator`.
-8. Roles: a tag whose subject is a lower-case role noun (`said the mariner`, `the matron cried`) joins the one
-   named member the narration puts in apposition with it (`Mrs. Corney, the matron of the workhouse`), or,
-   frequent and confined to one episode, is a member of its own (`The Mariner`); generic nouns (`the man`,
-   `the other`, `the voice`) never count (`cast_en_roles.py`, with the counts behind the rule).
-
-Steps 1-2 live in `cast_en_scan.py`, steps 3-4 in `cast_en_merge.py` and `cast_en_answers.py`, step 8 in
-`cast_en_roles.py`; this module ranks, finds the narrator and puts the members together.
+Names and speakers are scanned in `cast_en_scan.py`, merged and gendered in `cast_en_merge.py` and
+`cast_en_answers.py`, role speakers in `cast_en_roles.py`; this module ranks, finds the narrator and puts the
+members together.
 """
 
 from __future__ import annotations

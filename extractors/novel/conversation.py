@@ -1,23 +1,9 @@
 """Conversation turn-taking as a small probabilistic model (an HMM over pairs of speakers).
 
-An exchange is a run of quote paragraphs (turns). Each turn k has observations: a speaker fixed
-by an explicit name tag, the gender a pronoun tag wants, the people the quote addresses by name
-(vocatives: never its speaker), the people the narration of its paragraph (or the narration
-just before it) is about, and a suggestion of the pronoun resolver. The hidden speaker sequence
-is scored by
-
-- emissions (log-scores per turn and candidate): tag agreement, gender agreement, vocative
-  exclusion, "the person the previous turn addressed answers" and "the speaker of turn k is
-  addressed by turn k+1" (vocatives as evidence for the NEXT/PREVIOUS speaker), narration
-  subjects;
-- transitions over (the other party, the speaker, the next speaker): A B A B is free, the same
-  speaker twice running and a third person joining are penalised (less after a narration
-  paragraph); after a repeat the other party is still the one who answers (A B B A).
-
-Forward-backward gives each turn's posterior over candidates; the posterior is the
-attribution confidence, so a threshold trades coverage for precision in a calibrated way.
-A catch-all state `OTHER` (someone not among the candidates) absorbs newcomers: a turn whose
-best state is OTHER stays unattributed.
+An exchange is a run of quote paragraphs (turns); each turn's observations (tags, pronoun gender, vocatives,
+narration subjects, the pronoun resolver's suggestion) give emission scores, transitions favour A B A B, and
+forward-backward gives each turn's posterior over the candidates, the confidence of its guess. The model in full:
+docs/novel.md, "The turn-taking model".
 """
 
 from __future__ import annotations

@@ -1,53 +1,8 @@
 """Kor extraction for what the rules left: the LLM names the speakers of unresolved quotations.
 
-The ChatHaruhi paper ran Kor over whole novels. Here only the chunks that hold a quotation the
-rules could not attribute are sent, with the rule results shown to the model, and every answer
-is cached, validated and mapped back to the quotation it is about.
-
-Usage::
-
-    from extractors.llm import chat_model_from_env
-    from extractors.novel.kor_llm import llm_attribute
-
-    lines = llm_attribute(
-        lines,                      # ALL lines of the novel, in order; dialogue with speaker None = unresolved;
-                                    # each line's extra has "start"/"end" character offsets into `text`
-        text,                       # the novel text the offsets refer to
-        list(characters.values()),  # Character configs: names + aliases are the candidate speakers
-        chat_model_from_env(),      # any LangChain chat model (tests: langchain_core fake chat models)
-        project.cache / "llm",                  # one JSON file per answered call
-        examples_path=project.configs / "novel_examples" / f"{work}.yaml",  # optional few-shot override
-        metrics_path=project.metrics / f"llm_{work}.json",  # running counts; `extract novel` folds them
-                                                             # into metrics/novel_<work>.json (DVC metrics)
-    )
-
-How it works:
-
-1. `llm_chunks.make_chunks` cuts the text at paragraph ends into chunks of at most `chunk_tokens`
-   tokens (tiktoken cl100k_base); only chunks with an unresolved quotation go further.
-2. Each chunk is rendered with a mark before every quotation: `[Elizabeth Bennet] "…"` when the rules
-   know the speaker, `[?] "…"` when the model must find it. The instruction lists the candidate names
-   (each character's name and aliases).
-3. Kor builds the prompt (the paper's schema: role / action / dialogue, role `narrator`/`scene` and
-   dialogue `-` when nobody speaks; few-shot examples from `llm_schema`, English and Chinese built in,
-   replaceable per work, see `llm_schema` for the YAML format) and parses the answer (Kor's JSON
-   encoder in `<json>` tags, rows validated with a pydantic model through Kor's validator).
-   The chain from `kor.create_extraction_chain` is used as its parts: its prompt makes the messages,
-   the chat model is called directly (so the token usage of the answer is kept), its parser reads
-   the answer.
-4. Calls run in a thread pool of `concurrency` workers (`llm_ask.ChunkAsker`, retries by tenacity).
-   A malformed answer is asked again up to `max_retries` times, then raises InputError naming the
-   chunk. Rate limits, timeouts (also our own `timeout` per call, for a model that never answers)
-   and connection errors back off exponentially (`backoff` * 2**n seconds) up to
-   `transient_retries` times, then raise InputError.
-5. Every valid answer is written to `cache_dir` at once (the shared `extractors.cache`: atomic,
-   keyed by sha256 of model name, prompt and chunk), so a rerun or a resumed run pays for nothing
-   twice. No key is ever stored.
-6. `llm_match.match_rows` maps rows to quotations by fuzzy text match; a row whose role resolves to
-   a configured character (AliasResolver) fills the quotation (evidence `llm`, confidence 0.7);
-   a name that matches no character leaves it `speaker: null` and is counted (`names_unmatched`).
-7. Metrics (calls, cache_hits, tokens_in, tokens_out, chunks_sent, quotes_filled, names_unmatched…)
-   go to `metrics_path` as JSON, atomically.
+Only the chunks that hold a quotation the rules could not attribute are sent (`llm_chunks`), with the rule results
+shown to the model; every answer is cached, validated and mapped back to its quotation (`llm_match`). Usage and the
+steps: docs/novel.md, "The LLM pass".
 """
 
 from __future__ import annotations

@@ -1,24 +1,7 @@
 """The Kor schema (the ChatHaruhi paper's role / action / dialogue), the instruction, and few-shot examples.
 
-Built-in examples exist in English and Chinese; the ones matching the novel's language are used.
-A work can bring its own in `configs/novel_examples/<work>.yaml`:
-
-```yaml
-mode: replace          # replace (default): only these examples; extend: these after the built-in ones
-examples:
-  - text: |            # a passage marked the way the model will see it:
-      Mary looked up.  #   [Name] before a quotation whose speaker is known, [?] before one to attribute
-      [?] "You are late," she said.
-      [Tom] "Then it may wait," replied her brother.
-    script:            # the answer: one row per quotation (and narration rows if you like)
-      - {role: narrator, action: Mary looks up, dialogue: "-"}
-      - {role: Mary, action: said, dialogue: "You are late,"}
-      - {role: Tom, action: replied, dialogue: "Then it may wait,"}
-```
-
-Every example needs `text` (string) and `script` (a list of rows with string `role` and `dialogue`,
-optional `action`). Role `narrator` or `scene` with dialogue `-` stands for narration; action `-`
-when the speaker does nothing.
+Built-in examples exist in English and Chinese; the ones matching the novel's language are used. A work can bring its
+own in `configs/novel_examples/<work>.yaml` (format: docs/novel.md, "Few-shot examples of a work").
 """
 
 from __future__ import annotations

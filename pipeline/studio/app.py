@@ -24,6 +24,7 @@ from extractors.errors import InputError
 
 from ..paths import Project
 from ..report import corpus_stats, report_charts
+from . import build_pages, works_pages
 from .overview import character_rows
 from .render import STATIC, error_page, page, project_of
 from .review_pages import clip, decide, media, review
@@ -130,6 +131,7 @@ def make_app(project: Project | None = None, token: str | None = None,
         Route("/clip", clip), Route("/media", media),
         Route("/stories", stories), Route("/stories/{cid}", stories),
         Route("/chat", chat, methods=["GET", "POST"]), Route("/chat/{cid}", chat, methods=["GET", "POST"]),
+        *works_pages.routes(), *build_pages.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, middleware=middleware(token, allowed_hosts),

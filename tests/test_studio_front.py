@@ -1,0 +1,212 @@
+"""The studio's front door through its ASGI app (Starlette's TestClient): a novel excerpt uploaded and registered
+under data/raw/ with a safe name, a path on the machine registered, refusals as one line (too large, no file,
+no CSRF token); the cast table and two picked members drafted (and only those); a character edited with the
+terminal's checks; a build started in the background with its progress in the status file (one at a time, a
+failure as one line); the package zip and the ChatHaruhi role file of a built character."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytest.importorskip("starlette")
+pytest.importorskip("multipart")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from extractors.characters import load_characters  # noqa: E402
+from pipeline.batch import BatchFailed  # noqa: E402
+from pipeline.paths import Project  # noqa: E402
+from pipeline.settings import load_settings  # noqa: E402
+from pipeline.studio import builds  # noqa: E402
+from pipeline.studio.app import make_app  # noqa: E402
+from pipeline.studio.works_pages import safe_name  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+URL = "http://127.0.0.1:8765"
+
+
+def empty_project(root: Path) -> Path:
+    """The repository's settings with no works and no characters."""
+    (root / "configs/characters").mkdir(parents=True)
+    for d in ("prompts", "profiles"):
+        shutil.copytree(REPO / "configs" / d, root / "configs" / d)
+    cfg = yaml.safe_load((REPO / "configs/pipeline.yaml").read_text())
+    cfg["works"], cfg["characters"] = {}, {}
+    cfg.pop("voices", None)
+    cfg.pop("seasons", None)
+    (root / "configs/pipeline.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    return root
+
+
+ALICE = (REPO / "data/samples/alice29.txt").read_text(encoding="utf-8")[:25000]
+
+
+@pytest.fixture()
+def client(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROLECORPUS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    root = empty_project(tmp_path / "proj")
+    c = TestClient(make_app(Project(root)), base_url=URL)
+    c.root = root
+    return c
+
+
+def token(client) -> str:
+    return re.search(r'name="csrftoken" value="([^"]+)"', client.get("/works").text).group(1)
+
+
+def upload(client, name: str, data: bytes, **fields):
+    """As the page's script sends it: multipart, the CSRF token in the x-csrftoken header."""
+    return client.post("/works", data=fields, files={"file": (name, data)}, headers={"x-csrftoken": token(client)},
+                       follow_redirects=True)
+
+
+def one_line_error(resp, status: int, *needles: str) -> str:
+    assert resp.status_code == status, (resp.status_code, resp.text[-600:])
+    assert "Traceback" not in resp.text
+    line = re.sub(r"<[^>]+>", "", re.search(r'class="error"[^>]*>(.*?)</div>', resp.text, re.S).group(1))
+    assert "\n" not in line.strip()
+    for n in needles:
+        assert n in line, line
+    return line
+
+
+def works_of(root: Path) -> dict:
+    return load_settings(root / "configs/pipeline.yaml").works
+
+
+def test_safe_name_keeps_one_plain_name():
+    assert safe_name("../../etc/My Novel (1).txt") == "My_Novel_1_.txt"
+    assert safe_name("..\\..\\x.txt") == "x.txt"
+    assert safe_name(".bashrc") == "bashrc"
+    assert safe_name("") == "upload.txt"
+
+
+def test_upload_a_novel_then_the_same_path_and_refusals(client, tmp_path, monkeypatch):
+    root = client.root
+    resp = upload(client, "../Alice excerpt.txt", ALICE.encode(), id="alice_ex", title="Alice, an excerpt")
+    assert resp.status_code == 200 and "registered novel work &#39;alice_ex&#39;" in resp.text
+    spec = works_of(root)["alice_ex"]
+    assert spec.kind == "novel" and spec.input == "data/raw/Alice_excerpt.txt" and spec.language == "en"
+    assert (root / spec.input).read_text(encoding="utf-8") == ALICE
+    assert "Alice, an excerpt" in client.get("/works").text and "/works/alice_ex/cast" in client.get("/works").text
+    # the same id for another source: the terminal's one line, nothing changed
+    one_line_error(upload(client, "other.txt", b'"Hi," said Bob.\n', id="alice_ex"), 400, "already registered")
+    assert list(works_of(root)) == ["alice_ex"] and not (root / "data/raw/other.txt").exists()
+    # a path on this machine is copied into data/raw/ as `works add` does
+    outside = tmp_path / "play.txt"
+    outside.write_text((REPO / "data/samples/asyoulik.txt").read_text(encoding="utf-8")[:20000], encoding="utf-8")
+    resp = client.post("/works", data={"csrftoken": token(client), "path": str(outside), "id": "play"})
+    assert resp.status_code == 200, resp.text[-400:]
+    assert works_of(root)["play"].kind == "script" and (root / "data/raw/play.txt").is_file()
+    one_line_error(client.post("/works", data={"csrftoken": token(client), "path": str(tmp_path / "nope.txt")}),
+                   400, "no such file")
+    one_line_error(client.post("/works", data={"csrftoken": token(client)}), 400, "upload a file or name a path")
+    monkeypatch.setenv("ROLECORPUS_MAX_TEXT_MB", "0.001")
+    one_line_error(upload(client, "big.txt", b"x" * 5000), 400, "larger than")
+    assert not (root / "data/raw/big.txt").exists() and "big" not in works_of(root)
+    # no CSRF token: refused, nothing registered
+    resp = client.post("/works", files={"file": ("x.txt", b'"Hi," said Bob.\n')}, headers={"x-csrftoken": "forged"})
+    assert resp.status_code in (400, 403) and len(works_of(root)) == 2 and not (root / "data/raw/x.txt").exists()
+
+
+def test_cast_draft_two_picked_then_edit(client):
+    root = client.root
+    upload(client, "alice.txt", ALICE.encode(), id="alice_ex")
+    page = client.get("/works/alice_ex/cast")
+    assert page.status_code == 200
+    picks = re.findall(r'name="pick" value="([^"]+)"', page.text)
+    assert picks[:2] == ["alice", "the_mouse"] and len(picks) >= 3
+    resp = client.post("/works/alice_ex/cast", data={"csrftoken": token(client), "pick": ["alice", "the_mouse"]},
+                       follow_redirects=True)
+    assert "drafted 2 character(s)" in resp.text
+    assert set(load_characters(root / "configs")) == {"alice", "the_mouse"}
+    links = load_settings(root / "configs/pipeline.yaml").characters
+    assert links["alice"].works() == ["alice_ex"] and set(links) == {"alice", "the_mouse"}
+    assert 'name="pick" value="alice"' not in client.get("/works/alice_ex/cast").text  # now configured: a link
+    one_line_error(client.get("/works/nowhere/cast"), 404, "unknown work")
+    # edit: aliases, narrator, gender and personality written; a name another character has is refused
+    form = {"csrftoken": token(client), "name": "Alice", "aliases": "Miss Alice, Alice Liddell", "gender": "female",
+            "narrator": "on", "personality": "Curious.", "works": "alice_ex"}
+    resp = client.post("/characters/alice/edit", data=form, follow_redirects=True)
+    assert resp.status_code == 200 and "saved configs/characters/alice.yaml" in resp.text
+    alice = load_characters(root / "configs")["alice"]
+    assert alice.aliases == ["Miss Alice", "Alice Liddell"] and alice.narrator and alice.personality == "Curious."
+    one_line_error(client.post("/characters/the_mouse/edit", data={**form, "name": "The Mouse", "aliases": "Alice"}),
+                   400, "alice")
+    assert load_characters(root / "configs")["the_mouse"].aliases == ["Mouse"]
+    one_line_error(client.post("/characters/alice/edit", data={**form, "works": ""}), 400, "at least one work")
+    one_line_error(client.post("/characters/alice/edit", data={**form, "gender": "robot"}), 400, "male or female")
+
+
+def wait_for(client, state: str, seconds: float = 120) -> dict:
+    end = time.time() + seconds
+    while time.time() < end:
+        status = client.get("/build/status.json").json()
+        if status["state"] == state:
+            return status
+        time.sleep(0.1)
+    raise AssertionError(f"no {state} build: {status}")
+
+
+def test_build_in_the_background_then_download(client):
+    root = client.root
+    upload(client, "alice.txt", ALICE.encode(), id="alice_ex")
+    client.post("/works/alice_ex/cast", data={"csrftoken": token(client), "pick": ["alice", "the_mouse"]})
+    one_line_error(client.get("/characters/alice/download.zip"), 400, "no package yet")
+    resp = client.post("/build", data={"csrftoken": token(client), "target": ""}, follow_redirects=True)
+    assert resp.status_code == 200 and "building everything registered" in resp.text
+    status = wait_for(client, "done")
+    assert status["step"] == "package" and status["done"] == status["total"] == 2 and status["error"] is None
+    assert json.loads((Path(builds.status_path(Project(root)))).read_text())["state"] == "done"
+    page = client.get("/build").text
+    assert "/characters/alice/download.zip" in page and "/characters/the_mouse/role.jsonl" in page
+    zipped = zipfile.ZipFile(io.BytesIO(client.get("/characters/alice/download.zip").content))
+    names = set(zipped.namelist())
+    assert {"alice/manifest.json", "alice/alice.jsonl", "alice/system_prompt.txt"} <= names
+    role = client.get("/characters/alice/role.jsonl")
+    assert role.status_code == 200 and role.content == (root / "data/characters/alice/alice.jsonl").read_bytes()
+    assert "attachment" in role.headers["content-disposition"]
+    one_line_error(client.get("/characters/nobody/role.jsonl"), 404, "unknown character")
+    one_line_error(client.post("/build", data={"csrftoken": token(client), "target": "nobody"}), 404, "unknown work")
+
+
+def test_one_build_at_a_time_and_a_failure_is_one_line(client):
+    project = Project(client.root)
+    release, seen = threading.Event(), []
+
+    class Engine:
+        def map(self, method, items):
+            for item in items:
+                yield item, True, f"{method} {item} ok"
+
+    def slow(project, targets, wrap):
+        for _ in wrap(Engine()).map("extract", ["a.txt", "b.txt"]):
+            seen.append(builds.read_status(project)["done"])
+        release.wait(30)
+        raise BatchFailed("1 failed: character x: not built:\n work(s) y failed")
+
+    assert builds.start_build(project, [], build=slow)
+    status = wait_for(client, "running")
+    for _ in range(100):
+        if seen == [1, 2]:
+            break
+        time.sleep(0.05)
+    assert not builds.start_build(project, [], build=slow)
+    resp = client.post("/build", data={"csrftoken": token(client)}, follow_redirects=True)
+    assert "already running" in resp.text
+    status = client.get("/build/status.json").json()
+    assert (status["step"], status["done"], status["total"], status["item"]) == ("extract", 2, 2, "b.txt")
+    release.set()
+    status = wait_for(client, "failed")
+    assert status["error"] == "1 failed: character x: not built: work(s) y failed"

@@ -210,3 +210,119 @@ def test_one_build_at_a_time_and_a_failure_is_one_line(client):
     release.set()
     status = wait_for(client, "failed")
     assert status["error"] == "1 failed: character x: not built: work(s) y failed"
+
+
+# ---- end to end in Debian's chromium ----------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _studio(root: Path, port: int):
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    from cli_asserts import interruptible
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    env.update(PYTHONPATH=str(REPO), ROLECORPUS_ROOT=str(root), ROLECORPUS_CACHE=str(root / ".cache"),
+               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS="1")
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "studio", "--port", str(port)], cwd=root, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=interruptible)
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/studio.css", timeout=1)
+            return proc
+        except OSError:
+            assert proc.poll() is None, proc.stdout.read()
+            time.sleep(0.1)
+    raise AssertionError("the studio did not start")
+
+
+def _snap(page, name: str) -> None:
+    """A full-page screenshot into $ROLECORPUS_SCREENSHOTS when set (to read the pages as a user would)."""
+    import os
+
+    if os.environ.get("ROLECORPUS_SCREENSHOTS"):
+        folder = Path(os.environ["ROLECORPUS_SCREENSHOTS"])
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"front_{name}.png"), full_page=True)
+
+
+@pytest.mark.slow
+def test_from_a_novel_file_to_a_character_in_chromium(tmp_path):
+    """Upload a novel excerpt and a play -> their casts -> two characters each -> edit one -> build with progress
+    -> chat -> download the package and the role file; SIGTERM then stops the studio with one line."""
+    import signal
+    import socket
+
+    assert CHROMIUM.is_file(), "Debian's chromium is not installed (`make system` installs it)"
+    from playwright.sync_api import sync_playwright
+
+    root = empty_project(tmp_path / "proj")
+    novel, play = tmp_path / "Alice excerpt.txt", tmp_path / "play.txt"
+    novel.write_text(ALICE, encoding="utf-8")
+    play.write_text((REPO / "data/samples/asyoulik.txt").read_text(encoding="utf-8")[:20000], encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc, url = _studio(root, port), f"http://127.0.0.1:{port}"
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                         args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+            page = browser.new_page(accept_downloads=True)
+            page.goto(url + "/")
+            page.click("header >> text=Works")
+            for source, wid in ((novel, "alice_ex"), (play, "play")):
+                page.set_input_files("#file", str(source))
+                page.fill("#add-work input[name=id]", wid)
+                with page.expect_navigation():
+                    page.click("#add-work button[type=submit]")
+                assert f"registered {'novel' if wid == 'alice_ex' else 'script'} work '{wid}'" in \
+                    page.locator(".flash").inner_text()
+                page.click(f"#works tr:has-text('{wid}') >> text=meet the cast")
+                boxes = page.locator("input[name=pick]")
+                assert boxes.count() >= 3
+                _snap(page, f"cast_{wid}")
+                boxes.nth(0).check()
+                boxes.nth(1).check()
+                with page.expect_navigation():
+                    page.click("#draft")
+                assert "drafted 2 character(s)" in page.locator(".flash").inner_text()
+                page.click("header >> text=Works")
+            assert set(load_characters(root / "configs")) >= {"alice", "the_mouse"}
+            assert len(load_characters(root / "configs")) == 4
+            page.click("#works a[href='/characters/alice/edit']")
+            page.fill("textarea[name=personality]", "Curious and polite.")
+            with page.expect_navigation():
+                page.click("#edit-character button[type=submit]")
+            assert "saved" in page.locator(".flash").inner_text()
+            _snap(page, "edit")
+            assert load_characters(root / "configs")["alice"].personality == "Curious and polite."
+            page.click("header >> text=Build")
+            with page.expect_navigation():
+                page.click("#start-build button[type=submit]")
+            page.wait_for_selector("#packaged >> text=the_mouse", timeout=180_000)
+            assert page.locator("#build-state").inner_text() == "done"
+            assert page.locator("#packaged tr").count() == 5
+            _snap(page, "build_done")
+            with page.expect_download() as dl:
+                page.click("#packaged tr:has-text('alice') >> text=package (zip)")
+            names = zipfile.ZipFile(dl.value.path()).namelist()
+            assert "alice/manifest.json" in names and "alice/alice.jsonl" in names
+            with page.expect_download() as dl:
+                page.click("#packaged tr:has-text('alice') >> text=ChatHaruhi role file")
+            assert Path(dl.value.path()).read_bytes() == (root / "data/characters/alice/alice.jsonl").read_bytes()
+            page.click("#packaged a[href='/chat/alice']")
+            page.fill("input[name=text]", "What is the use of a book?")
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            assert "Best original line" in page.locator("#reply").inner_text()
+            _snap(page, "chat")
+            browser.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=30)[0]
+    assert out.strip().splitlines()[-1] == "studio stopped" and "interrupted" not in out, out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import secrets
+import signal
 import socket
 
 import typer
@@ -79,4 +80,21 @@ def studio(port: int = typer.Option(8765, "--port", help="Port to serve on."),
                    "its token (anyone with the address below can change this project)", err=True)
         typer.echo(f"rolecorpus studio for {project.root}: http://{shown}:{port}/?token={token}  (Ctrl-C stops it)",
                    err=True)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then raises the signal again for the handler it found: this
+    # one, so a stopped studio says so instead of the batch commands' "interrupted ..." line
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        uvicorn.run(web, host=host, port=port, log_level="warning")
+    except _Stopped:
+        typer.echo("studio stopped", err=True)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class _Stopped(Exception):
+    """The studio was asked to stop (Ctrl-C, SIGTERM)."""
+
+
+def _stop(signum, frame) -> None:
+    raise _Stopped

@@ -212,8 +212,12 @@ class LLMClient:
             if self._stop.is_set():
                 raise Stopped()
             shown = _Shown(self, f"{desc} {i + 1}/{len(requests)}", bar)
-            out[i] = self.complete(requests[i], temperature=temperature, variant=variants[i], json=json,
-                                   _shown=shown)
+            try:
+                out[i] = self.complete(requests[i], temperature=temperature, variant=variants[i], json=json,
+                                       _shown=shown)
+            except BaseException:
+                self._stop.set()  # here, before this worker takes the next request
+                raise
             bar.update(1)
 
         pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix="llm")

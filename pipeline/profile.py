@@ -233,14 +233,30 @@ def profile_messages(facts: Facts, configs: Path) -> list[dict]:
             {"role": "user", "content": render(user, values, folder / "profile.user.txt")}]
 
 
+def _prose(value: object, keys: bool = True) -> object:
+    """A text field a small model answered as an object or a list (`"identity": {"role": ..., "situation": ...}`)
+    as one line of prose: `role: ...; situation: ...`; a string as it is; anything else unchanged."""
+    if isinstance(value, dict):
+        parts = [f"{k}: {_prose(v)}" if keys and isinstance(k, str) else str(_prose(v)) for k, v in value.items()
+                 if _prose(v)]
+        return "; ".join(p.replace("_", " ") if keys else p for p in parts)
+    if isinstance(value, list):
+        return ", ".join(str(_prose(v)) for v in value if _prose(v))
+    return value.strip() if isinstance(value, str) else value
+
+
 def parse_profile(answer: str) -> dict | None:
     """The JSON object the profile prompt asks for, checked; None when the answer is not one. Near-JSON (in a
-    fence, unquoted keys, trailing commas) is mended first (extractors.llm.parse_json)."""
+    fence, unquoted keys, trailing commas) is mended first (extractors.llm.parse_json), and prose fields answered
+    as objects or lists are flattened into one line."""
     d = parse_json(answer, dict)
     if d is None:
         return None
     if len(d) == 1 and isinstance(next(iter(d.values())), dict) and "identity" not in d:
         d = next(iter(d.values()))  # the object wrapped under the character's name: {"Celia": {...}}
+    d = dict(d, identity=_prose(d.get("identity")), speaking_style=_prose(d.get("speaking_style")))
+    if isinstance(d.get("relationships"), dict):
+        d["relationships"] = {k: _prose(v, keys=False) for k, v in d["relationships"].items()}
     ok = (isinstance(d.get("identity"), str) and d["identity"].strip() and isinstance(d.get("speaking_style"), str)
           and isinstance(d.get("relationships", {}), dict) and isinstance(d.get("never_says", []), list))
     return d if ok else None

@@ -149,3 +149,22 @@ def test_fake_kill9_mid_run_then_rerun_pays_no_answer_twice_and_equals_an_uninte
         assert not list(fresh.rglob("*.tmp"))
     finally:
         slow.close()
+
+
+def test_fake_server_that_never_answers_ends_the_stage_with_one_line_in_bounded_time(project, tmp_path):
+    """An endpoint that accepts connections and never answers: one request, abandoned at llm.first_token, never
+    sent again; the stage exits 2 with one line naming the setting (issue: still running after 420 s before)."""
+    proj = copy_project(project, tmp_path / "dead")
+    cfg = proj / "configs/pipeline.yaml"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("  first_token: 300 ", "  first_token: 2 ", 1),
+                   encoding="utf-8")
+    dead = FakeLLMServer(hold_after=0)
+    try:
+        t0 = time.monotonic()
+        p = cli(proj, "annotate", "emotions", "rosalind", env_extra=dead.env())
+        assert time.monotonic() - t0 < 60
+        line = one_line_error(p, "no token within 2 s", "llm.first_token", "not sent again")
+        assert len(dead.received) == 1 and "fake-llm-secret" not in line
+        assert not (proj / "data/emotions/rosalind.jsonl").exists()
+    finally:
+        dead.close()

@@ -221,6 +221,14 @@ def test_near_json_labels_and_profiles_parse_and_garbage_does_not():
     assert d == {"identity": "Daughter of the banished Duke", "speaking_style": "Witty",
                  "relationships": {"Celia": "cousin"}, "never_says": ["vulgar oaths"]}
     assert parse_profile('{"identity": "", "speaking_style": "x"}') is None
+    # what the 1.5B model answered: the prose fields as objects named after the prompt's hints
+    d = parse_profile(json.dumps({"identity": {"role": "a duke's daughter", "drives_her": "love"},
+                                  "speaking_style": {"tone": "witty", "figures": ["i pray you", "fare you well"]},
+                                  "relationships": {"Celia": {"how Rosalind relates to them": "her cousin"}},
+                                  "never_says": ["hither"]}))
+    assert d["identity"] == "role: a duke's daughter; drives her: love"
+    assert d["speaking_style"] == "tone: witty; figures: i pray you, fare you well"
+    assert d["relationships"] == {"Celia": "her cousin"}
 
 
 # --- secrets ------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ failure as one line); the package zip and the ChatHaruhi role file of a built ch
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -159,8 +160,9 @@ def wait_for(client, state: str, seconds: float = 120) -> dict:
     raise AssertionError(f"no {state} build: {status}")
 
 
-def test_build_in_the_background_then_download(client):
+def test_build_in_the_background_then_download(client, monkeypatch):
     root = client.root
+    monkeypatch.setenv("ROLECORPUS_ROOT", str(root))  # chat's runtime finds the project as `rolecorpus chat` does
     upload(client, "alice.txt", ALICE.encode(), id="alice_ex")
     client.post("/works/alice_ex/cast", data={"csrftoken": token(client), "pick": ["alice", "the_mouse"]})
     one_line_error(client.get("/characters/alice/download.zip"), 400, "no package yet")
@@ -178,6 +180,19 @@ def test_build_in_the_background_then_download(client):
     assert role.status_code == 200 and role.content == (root / "data/characters/alice/alice.jsonl").read_bytes()
     assert "attachment" in role.headers["content-disposition"]
     one_line_error(client.get("/characters/nobody/role.jsonl"), 404, "unknown character")
+    # chat: only packaged characters are offered; the transcript travels in the form and grows by two turns a send
+    (root / "configs/characters/hatter.yaml").write_text("id: hatter\nname: The Hatter\nseries: Alice excerpt\n")
+    chat = client.get("/chat/alice").text
+    assert re.findall(r'<option value="([^"]+)"', chat) == ["alice", "the_mouse"]
+    one_line_error(client.post("/chat/hatter", data={"csrftoken": token(client), "text": "Hi"}), 400, "no package")
+    transcript = "[]"
+    for n, said in enumerate(("Who are you?", "What is the use of a book?"), 1):
+        resp = client.post("/chat/alice", data={"csrftoken": token(client), "text": said, "transcript": transcript})
+        assert resp.status_code == 200, re.findall(r'class="error"[^>]*>(.*?)</div>', resp.text, re.S)
+        transcript = html.unescape(re.search(r'name="transcript" value="([^"]*)"', resp.text).group(1))
+        turns = json.loads(transcript)
+        assert len(turns) == 2 * n and turns[-2] == ["User", said] and turns[-1][0] == "Alice" and turns[-1][1]
+    assert resp.text.count('class="turn"') == 4
     one_line_error(client.post("/build", data={"csrftoken": token(client), "target": "nobody"}), 404, "unknown work")
 
 
@@ -320,6 +335,11 @@ def test_from_a_novel_file_to_a_character_in_chromium(tmp_path):
             with page.expect_navigation():
                 page.keyboard.press("Enter")
             assert "Best original line" in page.locator("#reply").inner_text()
+            page.fill("input[name=text]", "Who are you?")
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            turns = page.locator("#transcript .turn").all_inner_texts()
+            assert len(turns) == 4 and turns[0] == "User: What is the use of a book?" and turns[3].startswith("Alice:")
             _snap(page, "chat")
             browser.close()
     finally:

@@ -26,6 +26,7 @@ from ..paths import Project
 from ..report import corpus_stats, report_charts
 from . import build_pages, works_pages
 from .overview import character_rows
+from .chat_turns import chat_turns, packaged
 from .render import STATIC, error_page, page, project_of
 from .review_pages import clip, decide, media, review
 from .security import LOOPBACK_HOSTS, middleware
@@ -89,19 +90,23 @@ async def chat(request: Request):
     answer, note, name, text, role = None, None, None, "", "User"
     if cid:
         cid = get_character(project.configs, cid).id
+    transcript: list = []
     if request.method == "POST":
         form = await request.form()
         text, role = str(form.get("text", "")).strip(), str(form.get("role", "User")).strip() or "User"
         cid = get_character(project.configs, str(form.get("character") or cid or "")).id
         if not text:
             raise InputError("say something first: the message is empty")
+        if not (project.package(cid) / "manifest.json").is_file():
+            raise InputError(f"character {cid!r} has no package yet: build it first (Build), then chat")
         if cid not in bots:
             bots[cid] = _bot(cid, None, False)
         bot, note = bots[cid]
         answer, name = bot.ask(role, text), bot.name
+        transcript = chat_turns(str(form.get("transcript", "")), role, text, name, answer)
     return page("chat.html", title="Chat" + (f" with {cid}" if cid else ""), nav="Chat", cid=cid,
-                characters=sorted(load_characters(project.configs)), answer=answer, note=note, name=name,
-                text=text, role=role,
+                characters=packaged(project), answer=answer, note=note, name=name,
+                text="", role=role, transcript=transcript,
                 purpose="Talk with a character through the same runtime as `rolecorpus chat`: the stories it "
                         "retrieved are shown under the answer (the LLM's when one is configured, else the best "
                         "original line).")

@@ -2,8 +2,8 @@
 emotions, stored with the line in `data/emotions/<id>.jsonl` as {"work", "unit", "index", "text", "emotion"}.
 
 Lines go to the LLM in numbered batches (with the line each one answers as context) through the editable templates
-`configs/prompts/emotions.system.txt` / `.user.txt`, in the server's JSON mode; the answer must be a JSON object
-holding a list of as many labels (a bare list is read too; near-JSON is mended). Decision: an
+`configs/prompts/emotions.system.txt` / `.user.txt`, in the server's JSON mode; the answer is a JSON object mapping
+each line's number to its label (a list of as many labels is read too; near-JSON is mended). Decision: an
 answer that is not such a list, or holds a label outside the ten, is asked again once as a different sample
 (`variant=1`, cached like the first); what is still missing after that becomes `Other` and the record says
 `"fallback": true`. Labels are matched case-insensitively, and the Chinese names (愤怒, 高兴…) are accepted.
@@ -46,14 +46,16 @@ def label_of(value: object) -> str | None:
 
 
 def _label_list(value: object, n: int) -> list | None:
-    """The n items of a parsed answer: a list, an object holding one list (`{"labels": [...]}`, the form JSON
-    mode gives), or an object numbered 1..n (`{"1": "Anger", ...}`)."""
+    """The n items of a parsed answer: an object numbered "1".."n" (the form the prompt asks for: a small model
+    keeps count by the numbers; a number it skipped is None), an object holding one list (`{"labels": [...]}`),
+    or a list."""
     if isinstance(value, dict):
+        numbered = {int(k.strip()): v for k, v in value.items() if isinstance(k, str) and k.strip().isdigit()}
         lists = [v for v in value.values() if isinstance(v, list)]
-        if len(lists) == 1:
+        if numbered and all(1 <= k <= n for k in numbered):
+            value = [numbered.get(i) for i in range(1, n + 1)]
+        elif len(lists) == 1:
             value = lists[0]
-        elif all(str(k).strip().isdigit() for k in value) and len(value) == n:
-            value = [value[k] for k in sorted(value, key=lambda k: int(str(k).strip()))]
     return value if isinstance(value, list) and len(value) == n else None
 
 

@@ -214,6 +214,8 @@ def test_near_json_labels_and_profiles_parse_and_garbage_does_not():
     assert parse_labels('```json\n{"labels": ["anger", "Happiness", "高兴",]}\n```', 3) == ["Anger", "Happiness",
                                                                                          "Happiness"]
     assert parse_labels('{"1": "Fear", "2": "Sadness"}', 2) == ["Fear", "Sadness"]
+    assert parse_labels('{"2": "Sadness", "1": "Fear", "4": "Anger"}', 4) == ["Fear", "Sadness", None, "Anger"]
+    assert parse_labels('{"1": "Fear", "7": "Anger"}', 3) is None  # numbers the batch does not have
     assert parse_labels('["Fear", "Sadness"]', 2) == ["Fear", "Sadness"]
     assert parse_labels('{"labels": ["Fear"]}', 2) is None and parse_labels("not json at all", 1) is None
     d = parse_profile('Rosalind: {identity: "Daughter of the banished Duke", speaking_style: "Witty",\n'

@@ -263,7 +263,7 @@ def test_rate_limit_fake_llm_backs_off_then_succeeds(book, tmp_path):
     assert all(ln.speaker for ln in out if ln.kind == "dialogue")
 
 
-def test_model_that_never_answers_fake_llm_times_out(book, tmp_path):
+def test_model_that_never_answers_fake_llm_times_out_without_a_resend(book, tmp_path):
     text, gold, chars = book
     lines = build_lines(text, gold)
     release = threading.Event()
@@ -271,8 +271,8 @@ def test_model_that_never_answers_fake_llm_times_out(book, tmp_path):
     try:
         with pytest.raises(InputError) as ei:
             llm_attribute(lines, text, chars, model, tmp_path / "c", timeout=0.3, transient_retries=1, backoff=0.01)
-        assert "no answer from the LLM after 2 attempts (CallTimeout)" in str(ei.value)
-        assert model.calls == 2
+        assert "(CallTimeout)" in str(ei.value) and "LLM chunk 1" in str(ei.value)
+        assert model.calls == 1  # a request the server may still be working on is not sent again
     finally:
         release.set()
 

@@ -23,10 +23,36 @@ from functools import partial
 from tenacity import Retrying, retry_if_exception_type
 
 from ..errors import InputError
-from ..llm_client import CallTimeout, call_within, message_text, transient_errors  # noqa: F401 (re-exported)
+from ..llm_client import message_text, transient_errors
 from .llm_cache import AnswerCache, cache_key
 from .llm_chunks import Chunk, count_tokens
 from .llm_schema import SCHEMA_ID
+
+
+class CallTimeout(TimeoutError):
+    """The model did not answer within `timeout` seconds."""
+
+
+def call_within(fn, timeout: float | None):
+    """fn() in a daemon thread; CallTimeout if it has not returned after `timeout` seconds."""
+    if not timeout:
+        return fn()
+    box: dict = {}
+
+    def run():
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+
+    t = threading.Thread(target=run, daemon=True, name="llm-call")
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        raise CallTimeout(f"no answer within {timeout:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 class Malformed(Exception):

@@ -24,8 +24,8 @@ from ruamel.yaml.error import CommentMark
 from ruamel.yaml.tokens import CommentToken
 
 from extractors.atomic import atomic_write_text
-from extractors.characters import (Character, character_path, check_characters, load_characters, normalize_name,
-                                   save_character)
+from extractors.characters import (Character, character_path, check_characters, load_character, load_characters,
+                                   normalize_name, save_character)
 from extractors.errors import InputError
 from extractors.ids import check_id
 from extractors.registry import guess_kind, kinds
@@ -262,6 +262,12 @@ def works_title(settings: Settings, works: list[str]) -> str:
     return settings.works[works[0]].display_title(works[0])
 
 
+def work_language(settings: Settings, works: list[str]) -> str:
+    """The language of a character of these works: the first work's that says one, else en."""
+    langs = [settings.works[w].language or settings.works[w].options.get("language") for w in works]
+    return next((lang for lang in langs if lang in ("en", "zh")), "en")
+
+
 def check_works(settings: Settings, works: list[str], where: Path) -> None:
     for w in works:
         check_id(w, "--work")
@@ -360,3 +366,16 @@ def select(settings: Settings, targets: list[str]) -> tuple[set[str], set[str]]:
     for cid in chars:
         works.update(settings.characters[cid].works())
     return works, chars
+
+
+def create_character(project: Project, ch: Character, works: list[str], force: bool = False) -> Path:
+    """Write a new character (an existing one only with `force`) linked to `works`; without works, the older form
+    in which its series names the work. The terminal's `add-character` and the studio's form both come here."""
+    check_id(ch.id, "character id")
+    path = character_path(project.configs, ch.id)
+    if path.exists() and not force:
+        old = load_character(path)
+        raise InputError(f"character {ch.id!r} ({old.name}) already exists; pass --force to overwrite", path)
+    if works:
+        return register_characters(project, [ch], works, overwrite=force)[0]
+    return save_character(project.configs, ch)

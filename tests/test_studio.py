@@ -145,7 +145,7 @@ def test_characters_and_the_report_page_draw_every_chart(server, browser, shots,
     assert page.locator("h1").inner_text() == "Characters"
     row = page.locator("#characters tr", has_text="diane").first.inner_text()
     assert "packaged" in row and "use_multilingual_v3" in row and "telephone, telephone_asr" in row
-    assert "not built (not in pipeline.yaml)" in page.locator("#characters tr", has_text="rosalind").first.inner_text()
+    assert "linked to no work" in page.locator("#characters tr", has_text="rosalind").first.inner_text()
     snap(page, shots, "1_characters")
 
     page.click("text=diane")
@@ -251,16 +251,18 @@ def test_add_character_writes_what_add_character_writes(server, browser, project
     page.goto(server["url"] + "/")
     page.fill("#add-character input[name=id]", "hamlet")
     page.fill("#add-character input[name=name]", "Hamlet")
+    page.select_option("#add-character select[name=work]", "telephone")
     page.fill("#add-character input[name=series]", "Hamlet, Prince of Denmark")
     page.fill("#add-character input[name=aliases]", "HAMLET, Ham.")
     with page.expect_navigation():
         page.click("#add-character button")
-    assert "wrote configs/characters/hamlet.yaml" in page.locator(".flash").inner_text()
+    assert "wrote configs/characters/hamlet.yaml, linked to telephone" in page.locator(".flash").inner_text()
+    assert yaml.safe_load((project / "configs/pipeline.yaml").read_text())["characters"]["hamlet"] == {"work": "telephone"}
     assert page.locator("#characters tr", has_text="hamlet").count() == 1
     web = (project / "configs/characters/hamlet.yaml").read_text()
     (project / "configs/characters/hamlet.yaml").unlink()
-    cli(project, "add-character", "hamlet", "--name", "Hamlet", "--series", "Hamlet, Prince of Denmark",
-        "--alias", "HAMLET", "--alias", "Ham.")
+    cli(project, "add-character", "hamlet", "--name", "Hamlet", "--work", "telephone", "--series",
+        "Hamlet, Prince of Denmark", "--alias", "HAMLET", "--alias", "Ham.")
     assert web == (project / "configs/characters/hamlet.yaml").read_text()
     page.goto(server["url"] + "/")  # a second character of the series with the same name: refused, nothing written
     page.fill("#add-character input[name=id]", "hamlet2")

@@ -6,14 +6,14 @@ from typing import List, Optional
 
 import typer
 
-from extractors.characters import Character, character_path, load_character, save_character
+from extractors.characters import Character
 from extractors.errors import InputError
 from extractors.ids import check_id
 
 from ..cli_app import app, one_line_errors
 from ..paths import Project
 from ..settings import load_settings
-from ..works import check_works, register_characters, works_title
+from ..works import check_works, create_character, work_language, works_title
 
 
 @app.command("add-character")
@@ -46,20 +46,12 @@ def add_character(
     settings = load_settings(project.pipeline_yaml)
     works = list(dict.fromkeys(work))
     check_works(settings, works, project.pipeline_yaml)
-    path = character_path(project.configs, cid)
-    if path.exists() and not force:
-        old = load_character(path)
-        raise InputError(f"character {cid!r} ({old.name}) already exists; pass --force to overwrite", path)
     if language is None:
-        langs = [settings.works[w].language or settings.works[w].options.get("language") for w in works]
-        language = next((lang for lang in langs if lang in ("en", "zh")), "en")
+        language = work_language(settings, works)
     ch = Character(id=cid, name=name, series=series if series is not None else works_title(settings, works),
                    language=language, aliases=list(dict.fromkeys(alias)), gender=gender, personality=personality,
                    sources=list(source), narrator=narrator)
-    if works:
-        written = register_characters(project, [ch], works, overwrite=force)[0]
-    else:  # an older config: no link, the series names the work (`series: <work id>`)
-        written = save_character(project.configs, ch)
+    written = create_character(project, ch, works, force)
     typer.echo(f"wrote {written.relative_to(project.root) if written.is_relative_to(project.root) else written}")
     if works:
         typer.echo(f"linked {cid} to {', '.join(works)} in configs/pipeline.yaml; build it with `rolecorpus build`")

@@ -21,9 +21,11 @@ from starlette.staticfiles import StaticFiles
 
 from extractors.characters import get_character, load_characters
 from extractors.errors import InputError
+from extractors.ids import check_id
 
 from ..paths import Project
 from ..report import corpus_stats, report_charts
+from ..settings import load_settings
 from . import build_pages, works_pages
 from .overview import character_rows
 from .chat_turns import chat_turns, packaged
@@ -33,25 +35,41 @@ from .security import LOOPBACK_HOSTS, middleware
 
 
 async def characters(request: Request):
-    return page("characters.html", title="Characters", nav="Characters", rows=character_rows(project_of(request)),
+    project = project_of(request)
+    return page("characters.html", title="Characters", nav="Characters", rows=character_rows(project),
+                works=load_settings(project.pipeline_yaml).works,
                 flash=request.query_params.get("flash"),
                 purpose="Every configured character with its works, lines, stories, embedding model and build "
                         "state; add a new one below.")
 
 
 async def add_character(request: Request):
-    """The form of the characters page, through the `add-character` command itself (same checks, same YAML)."""
-    from ..commands.characters import add_character as add
+    """The form of the characters page: the same checks and the same files as `rolecorpus add-character`."""
+    from extractors.characters import Character
 
+    from ..works import check_works, create_character, work_language, works_title
+
+    project = project_of(request)
     form = await request.form()
+    settings = load_settings(project.pipeline_yaml)
     aliases = [a.strip() for a in str(form.get("aliases", "")).split(",") if a.strip()]
-    cid = str(form.get("id", "")).strip()
-    # the command's own function, unwrapped: its InputError becomes the studio's error page (the wrapper would exit)
-    getattr(add, "__wrapped__", add)(
-        cid=cid, name=str(form.get("name", "")).strip(), work=[], series=str(form.get("series", "")).strip(),
-        alias=aliases, language=str(form.get("language", "en")), gender=None, personality="", source=[],
-        narrator=False, force=False)
-    msg = f"wrote configs/characters/{cid}.yaml; add it to characters: in configs/pipeline.yaml to build it"
+    cid = check_id(str(form.get("id", "")).strip(), "character id")
+    work = str(form.get("work", "")).strip()
+    series = str(form.get("series", "")).strip()
+    works = [work] if work else []
+    if not works and not series:
+        raise InputError("choose the work the character speaks in")
+    check_works(settings, works, project.pipeline_yaml)
+    language = str(form.get("language", "")) or work_language(settings, works)
+    if language not in ("en", "zh"):
+        raise InputError(f"language must be en or zh, not {language!r}")
+    gender = str(form.get("gender", "")) or None
+    if gender not in (None, "male", "female"):
+        raise InputError(f"gender must be male or female, not {gender!r}")
+    ch = Character(id=cid, name=str(form.get("name", "")).strip(), series=series or works_title(settings, works),
+                   language=language, aliases=list(dict.fromkeys(aliases)), gender=gender)
+    create_character(project, ch, works)
+    msg = f"wrote configs/characters/{cid}.yaml" + (f", linked to {work}: build it on the Build page" if work else "")
     return RedirectResponse("/?" + urlencode({"flash": msg}), status_code=303)
 
 

@@ -1,5 +1,5 @@
 """The characters page's table: each configured character with its works, lines, stories, embedding model and
-how far it is built (packaged, stories only, lines only, not built, not in pipeline.yaml)."""
+how far it is built (packaged, stories only, lines only, not built, linked to no work)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def character_rows(project: Project) -> list[dict]:
             model = json.loads(manifest.read_text(encoding="utf-8")).get("models", {}).get("embedding", {}).get("model")
         n_stories = _count_rows(stories) if stories.is_file() else 0
         if spec is None:
-            state, cls = "not built (not in pipeline.yaml)", "none"
+            state, cls = "linked to no work (edit it to pick one)", "none"
         elif model:
             state, cls = "packaged (ready to chat)", "built"
         elif stories.is_file():
@@ -44,7 +44,7 @@ def character_rows(project: Project) -> list[dict]:
         elif any(w in spoken for w in works):
             state, cls = "lines only", "partial"
         else:
-            state, cls = "not built (dvc repro)", "none"
+            state, cls = "not built (Build page, or rolecorpus build)", "none"
         rows.append({"id": cid, "name": ch.name, "series": ch.series, "works": works,
                      "lines": sum(spoken.get(w, Counter())[cid] for w in works), "stories": n_stories,
                      "model": model, "state": state, "state_class": cls})

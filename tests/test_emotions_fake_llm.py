@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 import subprocess
 import time
@@ -156,8 +157,9 @@ def test_fake_server_that_never_answers_ends_the_stage_with_one_line_in_bounded_
     sent again; the stage exits 2 with one line naming the setting (issue: still running after 420 s before)."""
     proj = copy_project(project, tmp_path / "dead")
     cfg = proj / "configs/pipeline.yaml"
-    cfg.write_text(cfg.read_text(encoding="utf-8").replace("  first_token: 300 ", "  first_token: 2 ", 1),
-                   encoding="utf-8")
+    text, n = re.subn(r"(?m)^(\s+first_token:) 300\b", r"\1 2", cfg.read_text(encoding="utf-8"), count=1)
+    assert n == 1
+    cfg.write_text(text, encoding="utf-8")
     dead = FakeLLMServer(hold_after=0)
     try:
         t0 = time.monotonic()

@@ -3,7 +3,8 @@ profile, annotate emotions, synth questions and eval chat --bot rag on the Engli
 real CLI with the project's defaults. Each gives valid output and a rerun makes no call.
 
 Run only when ROLECORPUS_REAL_LLM=1 (set by `make test-llm`) and OPENAI_BASE_URL answers; skipped elsewhere, so CI
-never needs the model. A 1.5B model on one CPU thread needs about an hour for the whole file.
+never needs the model. tests/conftest.py removes OPENAI_* from every test's environment (no test reaches an endpoint
+by accident): `make test-llm` hands them over as REAL_LLM_BASE_URL / REAL_LLM_API_KEY / REAL_LLM_MODEL. A 1.5B model on one CPU thread needs about an hour for the whole file.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ from profile_emotions_helpers import cli, copy_project, sample_project
 
 from pipeline.emotions import LABELS
 
+ENV = {k: os.environ[f"REAL_LLM_{v}"] for k, v in (("OPENAI_BASE_URL", "BASE_URL"), ("OPENAI_API_KEY", "API_KEY"),
+                                                    ("ROLECORPUS_LLM_MODEL", "MODEL")) if os.environ.get(f"REAL_LLM_{v}")}
+
 
 def _server_answers() -> bool:
-    base = os.environ.get("OPENAI_BASE_URL", "").rstrip("/")
+    base = ENV.get("OPENAI_BASE_URL", "").rstrip("/")
     if not base or os.environ.get("ROLECORPUS_REAL_LLM") != "1":  # asked only under make test-llm
         return False
     try:
-        with urllib.request.urlopen(base + "/models", timeout=5):
+        with urllib.request.urlopen(base + "/models", timeout=30):  # a busy llama.cpp server answers late
             return True
     except OSError:
         return False
@@ -36,7 +40,6 @@ pytestmark = [
     pytest.mark.skipif(not _server_answers(), reason="no model server answers at OPENAI_BASE_URL (run `make llm`)"),
 ]
 
-ENV = {k: os.environ[k] for k in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ROLECORPUS_LLM_MODEL") if k in os.environ}
 
 
 @pytest.fixture(scope="module")

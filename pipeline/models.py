@@ -1,4 +1,4 @@
-"""The heavy models extractors are handed (DESIGN.md: nothing under extractors/ builds its own model).
+"""The heavy models extractors are handed (docs/design.md: nothing under extractors/ builds its own model).
 
 `PipelineModels` implements `extractors.contract.Models`: each model is built on first use and kept for the
 rest of the process, so a run that never needs the speaker encoder or the LLM never loads them. Tests and users

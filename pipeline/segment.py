@@ -12,30 +12,24 @@ end of a unit (scene, chapter, episode). It is trimmed to R's last reply plus
 `trailing_context` lines; the rest is fed back so it can open the next story. Stories never
 span units, always hold an exchange (another speaker's line, then R's), and are de-duplicated
 by text. A line longer than half the budget is split at sentence ends first, never dropped.
+A kept story is tidied (`stories.tidy`): no bare speech tag beside the line it tags, no cue cut off from its
+quotation, no opening that is the tail of a quotation before the story; each speaker shows one label
+(`stories.speaker_label`), never `?`.
 
 Guesses. A novel's untagged turns carry turn-taking guesses whose confidence is a calibrated probability (kept in
-lines.jsonl from the extractor's hold: the book's own, from 0.83 for configured characters or 0.88 for a discovered cast,
-lower where its guesses allow). In a story a guess below
-`turn_floor` (0.97) is a line of nobody's. On the 12 PDNC dev novels, top-3 characters of each, with the calibration
-fitted on the other eleven books (leave-one-book-out), 0.92 -> 0.96 lifted story purity from 0.961 to 0.975 (stories
-that give the character only their own words; worst character 0.870 -> 0.918) and from 0.951 to 0.966 (every quotation
-right; worst 0.783 -> 0.915) for 12% fewer stories; chosen as the lowest floor of 0.92-0.97 with mean own-words
->= 0.97 and every character's all-right >= 0.90. (A floor was first introduced at 0.92: own words 0.958 -> 0.968.)
-Session 38's turn model (self-trained style, more turns sure) moved it to 0.97: at 0.96 own-words 0.974 (worst 0.900),
-all-right 0.962 (worst 0.850, Mr. Beebe's 20 stories); at 0.97 0.980 (worst 0.930) and 0.970 (worst 0.882: May
-Welland's 17 stories, two with her mother's line given to someone else, which no floor of 0.92-0.98 mends), 2,468
-stories. No floor now meets the rule's every-character bar; 0.97 is the lowest with own-words >= 0.97 and one
-character under it, not two. A
-tag guess (`she said`, evidence explicit-verb) below `tag_floor` (0.88, the fixed hold) likewise: a book's own lower
-hold adds lines, not words put in a character's mouth in a story. Cues, subtitles
-and voices are not touched.
+lines.jsonl from the extractor's hold: the book's own, at most 0.83 for configured characters or 0.88 for a discovered
+cast). In a story a guess below `turn_floor` (0.97) is a line of nobody's: the lowest floor whose stories give the
+characters of the PDNC dev novels only their own words, 0.97 of the time on average (docs/benchmarks.md). A tag guess
+(`she said`, evidence explicit-verb) below `tag_floor` (0.88, the fixed hold) likewise: a book's own lower hold adds
+lines, not words put in a character's mouth in a story. Cues, subtitles and voices are not touched.
 
 Solo stories (`solo.py`). R's lines that answer no one (a quote page, a monologue, a voice line, a
 line the exchange stories left out) become stories of their own kind after the exchange pass: the
 occasion as `旁白:` lines, then R's line(s). `Params.solo` decides which: `source` (default) R's lines
 only where the whole source holds no exchange with R (a quote page, a character page), `lines` every R
 line no exchange story holds, `units` only in units where R has no exchange at all, `none` exchanges
-only. (`lines` on the PDNC novels lowers story purity: own-words 0.928 -> 0.917, hence the default.) Solo stories are numbered after the exchange stories, so those keep their ids.
+only (`lines` lowers story purity on the PDNC novels, hence the default). Solo stories are numbered after the
+exchange stories, so those keep their ids.
 """
 
 from __future__ import annotations
@@ -50,7 +44,7 @@ from extractors.characters import AliasResolver
 from extractors.records import Line
 
 from .solo import narrating, solo_stories
-from .stories import Story, render_line
+from .stories import Story, StoryBuffer, StoryLine, render_line, speaker_label, tidy
 from .tokens import count_many, count_tokens
 
 SEEK, PROMPTED, IN_STORY = "SEEK", "PROMPTED", "IN_STORY"
@@ -117,15 +111,7 @@ def split_long(text: str, limit: int) -> list[str]:
     return pieces
 
 
-@dataclass
-class _Item:
-    line: Line
-    rendered: str
-    tokens: int
-    who: str | None  # speaker key for counting distinct speakers; None for narration
-
-
-def _prepare(lines: list[Line], resolver: AliasResolver, p: Params) -> list[_Item]:
+def _prepare(lines: list[Line], resolver: AliasResolver, p: Params) -> list[StoryLine]:
     half = max(16, p.max_tokens // 2)
     expanded: list[Line] = []
     for ln in lines:
@@ -142,53 +128,9 @@ def _prepare(lines: list[Line], resolver: AliasResolver, p: Params) -> list[_Ite
     for ln, r, t in zip(expanded, rendered, toks):
         who = None
         if ln.kind == "dialogue":
-            who = ln.speaker or f"?{ln.name or ''}"
-        out.append(_Item(ln, r, t + 1, who))  # +1 for the newline
+            who = ln.speaker or f"?{(ln.extra or {}).get('display') or ln.name or ''}"  # one key per person
+        out.append(StoryLine(ln, r, t + 1, who))  # +1 for the newline
     return out
-
-
-class _Buffer:
-    """Lines of the story being built, with running totals so each limit check is O(1)."""
-
-    def __init__(self):
-        self.items: list[_Item] = []
-        self.tokens = 0
-        self.narration = 0
-        self.speakers: dict[str, int] = {}
-
-    def __len__(self):
-        return len(self.items)
-
-    def fits(self, it: _Item, p: Params) -> bool:
-        if self.tokens + it.tokens > p.max_tokens:
-            return False
-        if it.who is None:
-            return self.narration + 1 <= p.max_narration
-        return it.who in self.speakers or len(self.speakers) + 1 <= p.max_speakers
-
-    def push(self, it: _Item) -> None:
-        self.items.append(it)
-        self.tokens += it.tokens
-        if it.who is None:
-            self.narration += 1
-        else:
-            self.speakers[it.who] = self.speakers.get(it.who, 0) + 1
-
-    def pop_front(self) -> _Item:
-        it = self.items.pop(0)
-        self.tokens -= it.tokens
-        if it.who is None:
-            self.narration -= 1
-        else:
-            self.speakers[it.who] -= 1
-            if not self.speakers[it.who]:
-                del self.speakers[it.who]
-        return it
-
-    def clear(self) -> list[_Item]:
-        items = self.items
-        self.__init__()
-        return items
 
 
 def floored(ln: Line, floor: float, tag_floor: float = 0.0) -> Line:
@@ -221,14 +163,15 @@ class Segmenter:
         self.R = character
         self.resolver = resolver
         self.p = params or Params()
+        self._at: tuple[list | None, dict[int, int]] = (None, {})
 
     # -- line classes -------------------------------------------------------------
-    def _is_reply(self, it: _Item) -> bool:
+    def _is_reply(self, it: StoryLine) -> bool:
         ln = it.line
         return (ln.kind == "dialogue" and ln.speaker == self.R and len(ln.text.strip()) >= self.p.min_reply_chars
                 and not narrating(ln))
 
-    def _is_prompt(self, it: _Item) -> bool:
+    def _is_prompt(self, it: StoryLine) -> bool:
         ln = it.line
         return ln.kind == "dialogue" and bool(ln.speaker or ln.name) and ln.speaker != self.R and not narrating(ln)
 
@@ -236,9 +179,10 @@ class Segmenter:
     def run(self, lines: Iterable[Line]) -> list[Story]:
         stories: list[Story] = []
         seen: set[str] = set()
-        solo_runs: list[list[_Item]] = []
+        solo_runs: list[tuple[list[StoryLine], list[StoryLine]]] = []  # (a solo story's items, its unit's)
 
-        def keep(items: list[_Item], solo: bool) -> None:
+        def keep(items: list[StoryLine], solo: bool, unit: list[StoryLine]) -> None:
+            items = self._tidy(items, unit)
             text = "\n".join(i.rendered for i in items)
             digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
             if digest not in seen:
@@ -250,23 +194,50 @@ class Segmenter:
             covered: set[int] = set()
             for items in self._segment_unit(prepared):
                 covered.update(id(i) for i in items)
-                keep(items, False)
+                keep(items, False, prepared)
             if self.p.solo in ("source", "lines") or self.p.solo == "units" and not covered:
-                solo_runs.extend(solo_stories(self, prepared, covered))
+                solo_runs.extend((items, prepared) for items in solo_stories(self, prepared, covered))
         if self.p.solo == "source" and stories:
             solo_runs = []  # the source holds exchanges with R: those stories are R's, no solo ones
-        for items in solo_runs:  # after every exchange story, so those keep their numbers
-            keep(items, True)
+        for items, unit in solo_runs:  # after every exchange story, so those keep their numbers
+            keep(items, True, unit)
         return stories
 
-    def _segment_unit(self, items: list[_Item]) -> Iterator[list[_Item]]:
+    def _tidy(self, items: list[StoryLine], unit: list[StoryLine]) -> list[StoryLine]:
+        """The story without bare speech tags, cut-off cues and a tail of a quotation before it (`stories.tidy`)."""
+        if self._at[0] is not unit:  # each item's place in its unit, once per unit
+            self._at = (unit, {id(it): k for k, it in enumerate(unit)})
+        at = self._at[1]
+
+        def tail_of(it: StoryLine) -> bool:
+            """Is the narration item part of the paragraph of a quotation that comes before it (its tag, mostly)?"""
+            para = (it.line.extra or {}).get("paragraph")
+            k = at.get(id(it))
+            if para is None or k is None:
+                return False
+            for j in range(k - 1, -1, -1):
+                prev = unit[j].line
+                if (prev.extra or {}).get("paragraph") != para:
+                    return False
+                if prev.kind == "dialogue":
+                    return True
+            return False
+
+        def with_text(it: StoryLine, text: str) -> StoryLine:
+            line = replace(it.line, text=text)
+            rendered = render_line(line, self.resolver)
+            return StoryLine(line, rendered, count_tokens(rendered) + 1, it.who)
+
+        return tidy(items, lambda it: it.line, lambda it: speaker_label(it.line, self.resolver), with_text, tail_of)
+
+    def _segment_unit(self, items: list[StoryLine]) -> Iterator[list[StoryLine]]:
         p = self.p
-        buf = _Buffer()
+        buf = StoryBuffer()
         state = SEEK
         gap = 0          # lines since the last prompt (PROMPTED) or since R's last reply (IN_STORY)
         prompt = -1      # position in buf of the latest prompting line (PROMPTED)
         last_reply = -1  # position in buf of R's last reply (IN_STORY)
-        pending: deque[_Item] = deque(items)
+        pending: deque[StoryLine] = deque(items)
 
         def drop_front() -> None:
             nonlocal prompt, state
@@ -275,7 +246,7 @@ class Segmenter:
             if state == PROMPTED and prompt < 0:
                 state = SEEK
 
-        def emit() -> list[_Item]:
+        def emit() -> list[StoryLine]:
             story = buf.items[: last_reply + 1 + p.trailing_context]
             rest = buf.items[last_reply + 1:]  # what followed R's reply may open the next story
             buf.clear()
@@ -330,9 +301,10 @@ class Segmenter:
         if state == IN_STORY:
             yield emit()
 
-    def _story(self, n: int, items: list[_Item], text: str, solo: bool = False) -> Story:
+    def _story(self, n: int, items: list[StoryLine], text: str, solo: bool = False) -> Story:
         first, last = items[0].line, items[-1].line
-        speakers = list(dict.fromkeys(i.line.speaker or (i.line.name or "?") for i in items if i.who is not None))
+        speakers = list(dict.fromkeys(i.line.speaker or speaker_label(i.line, self.resolver) for i in items
+                                      if i.who is not None))
         exchanges, prompted = 0, False
         for i in items:
             if self._is_reply(i):

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Iterator
 
 from extractors.records import Line
 
-from .stories import NARRATOR
+from .stories import NARRATOR, StoryBuffer, StoryLine
 from .tokens import count_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .segment import Segmenter, _Item
+    from .segment import Segmenter
 
 _BLOCK_NO = re.compile(r"\s*#\d+$")
 _OCCASION_KEYS = ("episode", "source", "context")
@@ -39,7 +39,7 @@ def narrating(line: Line) -> bool:
     return bool(line.extra and line.extra.get("narrating"))
 
 
-def _own(seg: "Segmenter", it: "_Item") -> bool:
+def _own(seg: "Segmenter", it: StoryLine) -> bool:
     ln = it.line
     return ln.kind == "dialogue" and ln.speaker == seg.R and len(ln.text.strip()) >= seg.p.min_reply_chars
 
@@ -66,23 +66,19 @@ def _direction_text(seg: "Segmenter", ln: Line) -> str | None:
     return f"{seg.resolver.display(seg.R, fallback=ln.name)}, {d[0].lower() + d[1:] if d[1:2].islower() else d}"
 
 
-def _narration_item(text: str, at: Line) -> "_Item":
-    from .segment import _Item
-
+def _narration_item(text: str, at: Line) -> StoryLine:
     line = Line(work=at.work, source=at.source, unit=at.unit, index=at.index, kind="narration", text=text)
     rendered = f"{NARRATOR}:{text}"
-    return _Item(line, rendered, count_tokens(rendered) + 1, None)
+    return StoryLine(line, rendered, count_tokens(rendered) + 1, None)
 
 
-def solo_stories(seg: "Segmenter", items: list["_Item"], covered: set[int]) -> Iterator[list["_Item"]]:
+def solo_stories(seg: "Segmenter", items: list[StoryLine], covered: set[int]) -> Iterator[list[StoryLine]]:
     """The solo stories of one unit: runs of R's lines that no exchange story holds, occasion first."""
-    from .segment import _Buffer
-
     p = seg.p
-    buf = _Buffer()
-    context: list["_Item"] = []  # narration/action since the last dialogue line
+    buf = StoryBuffer()
+    context: list[StoryLine] = []  # narration/action since the last dialogue line
 
-    def close() -> Iterator[list["_Item"]]:
+    def close() -> Iterator[list[StoryLine]]:
         if buf.items:
             yield buf.clear()
 
@@ -113,7 +109,7 @@ def solo_stories(seg: "Segmenter", items: list["_Item"], covered: set[int]) -> I
     yield from close()
 
 
-def _fits(buf, add: list["_Item"], p) -> bool:
+def _fits(buf, add: list[StoryLine], p) -> bool:
     narration = sum(a.who is None for a in add)
     return (buf.tokens + sum(a.tokens for a in add) <= p.max_tokens
             and buf.narration + narration <= p.max_narration)

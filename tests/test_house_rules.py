@@ -31,10 +31,7 @@ HISTORY = re.compile(r"\bsession\s+\d+|\bre-?tuned\b|\b(?:was|were)\s+tuned\s+(?
                      r"|\brefit\s+there\b|\bpaste\s+(?:them\s+|it\s+)?here\b|(?-i:\bDESIGN\.md\b)", re.I)
 
 # Modules that still carry such a comment, being edited in parallel: the history leaves with that change.
-HISTORY_PENDING = {
-    "pipeline/segment.py": "story quality work in progress; its floor's tuning record moves to docs/benchmarks.md",
-    "pipeline/models.py": "layering work in progress; its DESIGN.md reference becomes docs/design.md",
-}
+HISTORY_PENDING: dict[str, str] = {}
 
 
 def _modules():

@@ -8,7 +8,7 @@ from __future__ import annotations
 from extractors.characters import Character
 
 from .attribution import Attribution, Attributor
-from .chapters import split_chapters, split_paragraphs
+from .chapters import conversation_chapters, split_chapters, split_paragraphs
 from .names import NameIndex
 from .quotes import Quote, detect_style, find_quotes
 from .zh_script import simplified_view
@@ -23,13 +23,11 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
     para_ch: list[int] = []
     for ci, ch in enumerate(chapters):
         for s, e in split_paragraphs(text, ch.start, ch.end):
-            if ch.title and s == ch.start:  # the heading line itself
-                line_end = text.find("\n", s)
-                line_end = e if line_end < 0 or line_end > e else line_end
-                if text[line_end:e].strip():
-                    s = line_end + 1 + (len(text[line_end + 1:e]) - len(text[line_end + 1:e].lstrip()))
-                else:
+            if ch.title and s < ch.head_end and not ch.part:  # the heading itself (one line, or `CHAPTER ⏎ 1`)
+                rest = text[ch.head_end:e]
+                if not rest.strip():
                     continue
+                s = ch.head_end + len(rest) - len(rest.lstrip())
             paras.append((s, e))
             para_ch.append(ci)
     view = simplified_view(text) if language == "zh" else None  # traditional: the rules read a simplified copy
@@ -37,7 +35,9 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
         text, characters = view.text, [view.character(c) for c in characters]
     index = NameIndex(characters, language)
     quotes = find_quotes(text, paras, detect_style(text), index.gender_of)
-    attrs = Attributor(text, paras, quotes, index, language, min_confidence, para_ch).run() if quotes else []
+    talk = conversation_chapters(chapters)
+    attrs = Attributor(text, paras, quotes, index, language, min_confidence, [talk[c] for c in para_ch]).run() \
+        if quotes else []
     if view:
         for a in attrs:
             a.surface = view.back(a.surface)

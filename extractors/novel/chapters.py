@@ -1,9 +1,13 @@
 """Split a novel into chapters and paragraphs, keeping character offsets into the text.
 
-Chapter headings recognised on a line of their own: `CHAPTER I`, `Chapter 12`, `Chapter One`,
-a bare roman numeral (`IV.`) when the text uses them for several chapters, `第…章`, `第…回`,
-`第…节`. Paragraphs are blocks separated by blank lines; a text with (almost) no blank lines
-(common in Chinese novels) has one paragraph per non-empty line.
+Chapter headings recognised on a line of their own: `CHAPTER I`, `Chapter 12`, `Chapter One`, `CHAPTER` with its
+number on the next line (a blank line may lie between: `CHAPTER ⏎ 1`), a bare roman numeral (`IV.`) when the text
+uses them for several chapters, the parts a book is divided into (`BOOK ONE`, `Book II`, `PART THREE`, `BOOK THE
+FIRST`, `VOLUME I`), `第…章`, `第…回`, `第…节`, `第…卷`, `第…部`. A part heading divides the units but ends no
+conversation (`conversation_chapters`), and stays a paragraph for the attribution rules. A heading that runs over two
+lines is one title with its words on one line (`CHAPTER 1`); `Chapter.head_end` is where it ends. Paragraphs are
+blocks separated by blank lines; a text with (almost) no blank lines (common in Chinese novels) has one paragraph per
+non-empty line.
 """
 
 from __future__ import annotations
@@ -11,38 +15,85 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_EN_HEAD = re.compile(
-    r"^[ \t]*(?:CHAPTER|Chapter|CHAP\.|Chap\.)[ \t]+([IVXLCDM]+|\d+|[A-Z][a-z]+(?:-[a-z]+)?|[A-Z]+)\b[^\n]{0,80}$", re.M)
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                 "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty")
+_ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last"
+_EN_HEAD = re.compile(r"^[ \t]*(?:CHAPTER|Chapter|CHAP\.|Chap\.)[ \t]+([IVXLCDM]+|\d+|[A-Z][a-z]+(?:-[a-z]+)?|[A-Z]+)\b"
+                      r"[^\n]{0,80}$", re.M)
+# `CHAPTER` alone on its line, the number on the next one (after at most one blank line)
+_EN_HEAD_BELOW = re.compile(
+    r"^[ \t]*(?:CHAPTER|Chapter)\.?[ \t]*\n(?:[ \t]*\n)?[ \t]*((?:[IVXLCDM]+|\d+)\.?|(?i:(?:" + _NUMBER_WORDS
+    + r")(?:-(?:" + _NUMBER_WORDS + r"))?))[ \t]*$", re.M)
+# the parts of a book: `BOOK ONE`, `Book II`, `PART THREE`, `BOOK THE FIRST`, `VOLUME I`, `Part Two: The Return`
+_PART_HEAD = re.compile(
+    r"^[ \t]*(?:BOOK|Book|PART|Part|VOLUME|Volume)[ \t]+"
+    r"(?:[IVXLC]+\b\.?|\d+\b\.?|(?i:the[ \t]+(?:" + _ORDINALS + r")\b)|"
+    r"(?i:(?:" + _NUMBER_WORDS + r"|" + _ORDINALS + r")\b))"
+    r"(?:[ \t]*[.:—–-][^\n]{0,60}|[ \t]+[A-Z][^\n]{0,60})?[ \t]*$", re.M)
 _ROMAN_HEAD = re.compile(r"^[ \t]*([IVXLC]{1,7})\.?[ \t]*$", re.M)
-_ZH_HEAD = re.compile(r"^[ \t\u3000]*(第[〇零一二三四五六七八九十百千两0-9０-９]+[章回节卷])[^\n]{0,60}$", re.M)
+_ZH_HEAD = re.compile(r"^[ \t\u3000]*(第[〇零一二三四五六七八九十百千两0-9０-９]+[章回节卷部])[^\n]{0,60}$", re.M)
 
 
 @dataclass
 class Chapter:
     number: int          # 1-based order in the text (0 = front matter before the first heading)
-    title: str           # the heading line as written ("" for front matter)
+    title: str           # the heading as written, on one line ("" for front matter)
     start: int
     end: int
+    head_end: int = -1   # where the heading ends (the start of the text after it; `start` for front matter)
+    part: bool = False   # a part of the book (`BOOK ONE`, `PART II`), not a chapter
+
+    def __post_init__(self):
+        if self.head_end < 0:
+            self.head_end = self.start
+
+
+def _title(head: str) -> str:
+    """The heading as written; one that runs over lines, on one line (`CHAPTER ⏎ 1` -> `CHAPTER 1`)."""
+    head = head.strip()
+    return " ".join(head.split()) if "\n" in head else head
+
+
+def _heads(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, title, whether it heads a part) of every heading, in order."""
+    def found(*patterns: re.Pattern) -> list[tuple[int, int, str]]:
+        out = {m.start(): (m.start(), m.end(), _title(m.group(0))) for p in patterns for m in p.finditer(text)}
+        return [out[k] for k in sorted(out)]
+
+    heads = found(_ZH_HEAD)
+    if heads:
+        return [(s, e, t, False) for s, e, t in heads]
+    chapters = found(_EN_HEAD, _EN_HEAD_BELOW)
+    if not chapters:
+        roman = found(_ROMAN_HEAD)
+        chapters = roman if len(roman) >= 3 else []
+    taken = [(s, e) for s, e, _ in chapters]
+    parts = [(s, e, t, True) for s, e, t in found(_PART_HEAD) if not any(a <= s < b for a, b in taken)]
+    return sorted([(s, e, t, False) for s, e, t in chapters] + parts)
 
 
 def split_chapters(text: str) -> list[Chapter]:
     """Chapters in order, covering the whole text (front matter becomes chapter 0 if non-blank)."""
-    heads = [(m.start(), m.group(0).strip()) for m in _ZH_HEAD.finditer(text)]
-    if not heads:
-        heads = [(m.start(), m.group(0).strip()) for m in _EN_HEAD.finditer(text)]
-    if not heads:
-        roman = [(m.start(), m.group(0).strip()) for m in _ROMAN_HEAD.finditer(text)]
-        if len(roman) >= 3:
-            heads = roman
+    heads = _heads(text)
     chapters: list[Chapter] = []
     if not heads:
         return [Chapter(1, "", 0, len(text))]
     if text[: heads[0][0]].strip():
         chapters.append(Chapter(0, "", 0, heads[0][0]))
-    for i, (pos, title) in enumerate(heads):
+    for i, (pos, head_end, title, part) in enumerate(heads):
         end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
-        chapters.append(Chapter(i + 1, title, pos, end))
+        chapters.append(Chapter(i + 1, title, pos, end, head_end, part))
     return chapters
+
+
+def conversation_chapters(chapters: list[Chapter]) -> list[int]:
+    """For each chapter, the chapter whose conversation it goes on: itself, or for a part heading the chapter before
+    it. A part heading divides the stories but ends no exchange for the attribution (Daisy Miller, in two parts and
+    no chapters, opens its second with the aunt still talking to Winterbourne)."""
+    out: list[int] = []
+    for i, ch in enumerate(chapters):
+        out.append(out[-1] if ch.part and out else i)
+    return out
 
 
 _BLOCK = re.compile(r"(?:[^\n]|\n(?![ \t\u3000]*\n))+")

@@ -4,6 +4,11 @@
 for every part of an interrupted quote) are Python character offsets into the decoded text
 of the file *before* newline normalisation (a CRLF file keeps its offsets), which is what
 PDNC's `quoteByteSpans` use.
+
+A quotation's `name` is its speaker as the tag writes them (`Cohn`, `允`), on one line; `extra.display` is the
+person's one full name when it differs (`Robert Cohn`, `王允`: a story labels every line of a person with it), and
+`extra.said_by` the words of a tag naming someone outside the cast on a quotation nobody is given (`the chauffeur`).
+A part heading (`PART II`) is the title of its unit, not a narration line.
 """
 
 from __future__ import annotations
@@ -83,6 +88,13 @@ def _quote_line(text: str, work: str, src: str, index: int, q: Quote, a: Attribu
     name = a.surface if a.speaker and a.evidence == "explicit-verb" and a.rule and "pron" not in a.rule else None
     if a.speaker and not name:
         name = names[a.speaker].name if a.speaker in names else None
+    name = _clean(name, language) if name else name  # `the ⏎ young Crab`: a tag broken over two lines
+    if a.speaker:  # the person's one label in a story, whatever the tag calls them (`Cohn`, `Robert`; `允` -> 王允)
+        display = names[a.speaker].name if a.speaker in names else a.speaker
+        if display and display != name:
+            extra["display"] = display
+    elif a.outsider and not a.nobody and a.surface:  # `said the chauffeur`: nobody in the cast, named as the text does
+        extra["said_by"] = _clean(a.surface, language)
     return Line(work=work, source=src, unit=_unit(ch), index=index, kind="dialogue",
                 text=words, speaker=a.speaker, name=name,
                 confidence=round(a.confidence, 3) if a.speaker else None,
@@ -151,6 +163,11 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
         else:
             pi, s, e = payload
             ch = chapters[para_ch[pi]]
+            if ch.part and s < ch.head_end:  # `PART II`: the unit's title, no narration (a paragraph to the rules)
+                rest = text[ch.head_end:e]
+                if not rest.strip():
+                    continue
+                s = ch.head_end + len(rest) - len(rest.lstrip())
             lines.append(Line(work=work, source=path.name, unit=_unit(ch), index=len(lines), kind=kind,
                               text=_clean(text[s:e], language),
                               extra={"start": s, "end": e, "chapter": ch.number, "paragraph": pi}))

@@ -191,7 +191,7 @@ def find_quotes(text: str, paragraphs: list[tuple[int, int]], style: str | None 
     for pi, (ps, pe) in enumerate(paragraphs):
         p = text[ps:pe]
         spans, first_open, left_open = _scan_paragraph(p, style)
-        if style != "cjk":  # `the word "inquest."`: a mention is narration, not an utterance
+        if spans:  # `the word "inquest."`, `旗上大书“天公将军”`: a mention is narration, not an utterance
             last = len(spans) - 1
             spans = [sp for k, sp in enumerate(spans) if (left_open and k == last) or not is_mention(p, *sp)]
         if not spans:

@@ -82,9 +82,19 @@ def test_discover_write_drafts_and_links_three_characters(novel):
     assert alice["series"] == "Alice in Wonderland" and alice["gender"] == "female" and "works" not in alice
 
 
+def stories_ok(root: Path, cid: str) -> None:
+    """The character's stories pass the reader's checks (pipeline/story_checks.py)."""
+    from pipeline.stories import read_stories
+    from pipeline.story_checks import stories_problems
+
+    stories = read_stories(root / "data" / "stories" / f"{cid}.jsonl")
+    assert stories and stories_problems(stories) == {}, (cid, stories_problems(stories))
+
+
 def test_build_gives_each_character_a_package_whose_prompt_names_the_title(novel):
     root, _, _, build = novel
     for cid in ("alice", "the_king", "the_gryphon"):
+        stories_ok(root, cid)
         pkg = root / "data" / "characters" / cid
         assert len(list((pkg / "stories").glob("*.txt"))) >= 10, build.stderr
         prompt = (pkg / "system_prompt.txt").read_text(encoding="utf-8")
@@ -133,6 +143,8 @@ def test_a_play_by_the_same_path(tmp_path):
     assert len(made) == 3 and "rosalind" in made, made
     prompt = (root / "data" / "characters" / "rosalind" / "system_prompt.txt").read_text(encoding="utf-8")
     assert "Rosalind from As You Like It" in prompt
+    for cid in made:
+        stories_ok(root, cid)
 
 
 def test_a_chinese_novel_by_the_same_path(tmp_path):
@@ -146,6 +158,7 @@ def test_a_chinese_novel_by_the_same_path(tmp_path):
     for cid in made:
         prompt = (root / "data" / "characters" / cid / "system_prompt.txt").read_text(encoding="utf-8")
         assert "三国演义" in prompt
+        stories_ok(root, cid)
 
 
 def test_a_name_two_characters_of_one_work_share_is_refused_not_resolved_by_sort_order(tmp_path):

@@ -156,6 +156,7 @@ def test_fake_server_that_never_answers_ends_the_stage_with_one_line_in_bounded_
     """An endpoint that accepts connections and never answers: one request, abandoned at llm.first_token, never
     sent again; the stage exits 2 with one line naming the setting (issue: still running after 420 s before)."""
     proj = copy_project(project, tmp_path / "dead")
+    (proj / "data/emotions/rosalind.jsonl").unlink(missing_ok=True)  # an earlier test of the module may have built it
     cfg = proj / "configs/pipeline.yaml"
     text, n = re.subn(r"(?m)^(\s+first_token:) 300\b", r"\1 2", cfg.read_text(encoding="utf-8"), count=1)
     assert n == 1

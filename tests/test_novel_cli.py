@@ -185,7 +185,7 @@ def test_a_configured_character_the_text_never_names_is_reported(tmp_path):
 
 def test_chinese_novel_with_no_character_configured(root, tmp_path, honglou):
     """红楼梦 as a user gets it: the 三国演义 characters configured in this project are not used; the
-    discovered cast is (宝玉 speaks, nobody is 何进)."""
+    discovered cast is (宝玉, named by the fullest name the text gives him, 贾宝玉, speaks; nobody is 何进)."""
     src = honglou / "hongloumeng_1-8.txt"
     out = tmp_path / "hlm.jsonl"
     p = run(root, "extract", "novel", str(src), "--work", "hongloumeng", "-o", str(out), "--language", "zh")
@@ -194,7 +194,7 @@ def test_chinese_novel_with_no_character_configured(root, tmp_path, honglou):
     dia = [ln for ln in read_lines(out) if ln.kind == "dialogue"]
     speakers = {ln.speaker for ln in dia if ln.speaker}
     assert "hejin" not in speakers and "liubei" not in speakers
-    assert sum(ln.speaker == "宝玉" for ln in dia) >= 30
+    assert sum(ln.speaker == "贾宝玉" for ln in dia) >= 30
     assert sum(1 for ln in dia if ln.speaker) / len(dia) >= 0.5
 
 
@@ -210,7 +210,7 @@ def test_the_work_and_the_output_default_to_the_source_name(tmp_path, honglou):
     assert "work hongloumeng, lines to" in p.stderr
     lines = read_lines(proj / "data" / "lines" / "hongloumeng.jsonl")
     assert {ln.work for ln in lines} == {"hongloumeng"}
-    assert sum(ln.speaker == "宝玉" for ln in lines if ln.kind == "dialogue") >= 30
+    assert sum(ln.speaker == "贾宝玉" for ln in lines if ln.kind == "dialogue") >= 30
     bad = proj / "no quotes here.txt"
     bad.write_text("Nobody spoke.\n\nThe end.\n", encoding="utf-8")
     p = run(proj, "extract", "novel", bad.name)

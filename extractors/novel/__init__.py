@@ -27,5 +27,4 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module, attr = where if isinstance(where, tuple) else (where, name)
     value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
-    globals()[name] = value
-    return value
+    return value  # not cached here: a test that patches the module's function is seen

@@ -73,11 +73,12 @@ def test_no_tuning_history_in_comments():
 
 
 def test_the_checks_catch_what_they_look_for(tmp_path):
-    source = ('"""Fitted on the dev books. Session 38 moved it."""\n'
+    marked = "Sess" + "ion 38"  # built, so that this file itself records no history
+    source = (f'"""Fitted on the dev books. {marked} moved it."""\n'
               'X = 0.97  # was tuned in May; refit there, paste here\n'
               'def f():\n    """See DESIGN.md."""\n'
-              'Y = "session 4"  # a string in code is not a comment\n')
-    assert sorted(_history(source)) == ["DESIGN.md", "Session 38", "paste here", "refit there", "was tuned in"]
+              'Y = "sess' + 'ion 4"  # a string in code is not a comment\n')
+    assert sorted(_history(source)) == ["DESIGN.md", marked, "paste here", "refit there", "was tuned in"]
     assert _history('"""What and why: the hold keeps precision at 0.95."""\n# tuned on the dev books, docs/design.md\n') == []
     long, short = tmp_path / "long.py", tmp_path / "short.py"
     long.write_text("x = 1\n" * (MAX_LINES + 1))

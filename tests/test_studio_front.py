@@ -67,8 +67,8 @@ def token(client) -> str:
 
 
 def upload(client, name: str, data: bytes, **fields):
-    """As the page's script sends it: multipart, the CSRF token in the x-csrftoken header."""
-    return client.post("/works", data=fields, files={"file": (name, data)}, headers={"x-csrftoken": token(client)},
+    """As the plain HTML form sends it: multipart, the CSRF token its first field, no script, no header."""
+    return client.post("/works", data={"csrftoken": token(client)} | fields, files={"file": (name, data)},
                        follow_redirects=True)
 
 
@@ -118,7 +118,35 @@ def test_upload_a_novel_then_the_same_path_and_refusals(client, tmp_path, monkey
     assert not (root / "data/raw/big.txt").exists() and "big" not in works_of(root)
     # no CSRF token: refused, nothing registered
     resp = client.post("/works", files={"file": ("x.txt", b'"Hi," said Bob.\n')}, headers={"x-csrftoken": "forged"})
-    assert resp.status_code in (400, 403) and len(works_of(root)) == 2 and not (root / "data/raw/x.txt").exists()
+    assert resp.status_code == 403 and len(works_of(root)) == 2 and not (root / "data/raw/x.txt").exists()
+
+
+def test_a_plain_upload_form_passes_with_its_token_and_only_with_it(client):
+    """The form without its script: multipart, the token a field before the file, no x-csrftoken header."""
+    root, good, novel = client.root, token(client), b'"Hi," said Bob.\n'
+    files = {"file": ("bob.txt", novel)}
+    for form, headers in (({"csrftoken": good[:-2] + "xx", "id": "bad1"}, {}),  # a wrong token
+                          ({"id": "bad2"}, {}),  # none
+                          ({"csrftoken": good, "id": "bad3"}, {"x-csrftoken": "forged"}),  # a forged header wins
+                          ({"csrftoken": good, "id": "bad4"}, {"Origin": "http://evil.example"})):
+        resp = client.post("/works", data=form, files=files, headers=headers)
+        assert resp.status_code == 403 and "Traceback" not in resp.text, (form, resp.status_code)
+    # a cookie-less client (another site's form cannot read the token, curl has no cookie)
+    fresh = TestClient(make_app(Project(root)), base_url=URL)
+    assert fresh.post("/works", data={"csrftoken": good, "id": "bad5"}, files=files).status_code == 403
+    # the file before the token: the upload is not read into memory to look for it
+    body = (b'--B\r\nContent-Disposition: form-data; name="file"; filename="b.txt"\r\n\r\n' + novel +
+            b'\r\n--B\r\nContent-Disposition: form-data; name="csrftoken"\r\n\r\n' + good.encode() + b"\r\n--B--\r\n")
+    resp = client.post("/works", content=body, headers={"content-type": "multipart/form-data; boundary=B"})
+    assert resp.status_code == 403
+    assert works_of(root) == {} and not (root / "data/raw").exists()
+    resp = client.post("/works", data={"csrftoken": good, "id": "bob"}, files=files, follow_redirects=False)
+    assert resp.status_code in (200, 303), resp.text[-400:]
+    assert list(works_of(root)) == ["bob"] and (root / "data/raw/bob.txt").read_bytes() == novel
+    # the header alone (a script's fetch) still passes
+    resp = client.post("/works", data={"id": "bob2"}, files={"file": ("bob2.txt", novel)},
+                       headers={"x-csrftoken": good})
+    assert resp.status_code in (200, 303) and "bob2" in works_of(root)
 
 
 def test_cast_draft_two_picked_then_edit(client):

@@ -6,6 +6,7 @@
 - a state-changing request (POST...) from another origin (`Origin`, `Sec-Fetch-Site`) is refused;
 - a state-changing request must carry the CSRF token of the page the studio drew (asgi-csrf: a signed cookie
   matched by the form field `csrftoken` or the header `x-csrftoken`); `csrf_token()` gives templates the token.
+  A multipart form's token (a plain upload form) is read here (form_token.py) and checked the same way.
 
 A refused request gets a short error page (403, or 400 for a malformed one), never a traceback.
 """
@@ -125,13 +126,51 @@ class CSRF:
             await app(scope, receive, send)
 
         # a cookie name of its own per studio: two studios on one host (cookies ignore the port) keep theirs
+        self.cookie_name, self.secret = f"rolecorpus_csrf_{secrets.token_hex(4)}", secrets.token_urlsafe(32)
         self.wrapped = asgi_csrf_decorator(
-            cookie_name=f"rolecorpus_csrf_{secrets.token_hex(4)}", signing_secret=secrets.token_urlsafe(32),
+            cookie_name=self.cookie_name, signing_secret=self.secret,
             always_protect=_Everywhere(), cookie_samesite="Strict", send_csrf_failed=_csrf_failed)(inner)
+
+    def _matches_cookie(self, scope, given: str | None) -> bool:
+        """asgi-csrf's check: the request's cookie is a token this studio signed, and `given` is that token."""
+        from itsdangerous import BadSignature, URLSafeSerializer
+
+        cookie = SimpleCookie()
+        try:
+            cookie.load(Headers(scope=scope).get("cookie", ""))
+            signed = cookie[self.cookie_name].value if self.cookie_name in cookie else ""
+            URLSafeSerializer(self.secret).loads(signed, "csrftoken")
+        except (BadSignature, KeyError, ValueError, Exception):  # no cookie, a forged one, a malformed header
+            return False
+        return bool(given) and secrets.compare_digest(given.encode(), signed.encode())
+
+    async def _multipart(self, scope, receive, send):
+        """A multipart POST: its token from the `x-csrftoken` header or the form's first field, checked here; a
+        good one goes on in the header asgi-csrf checks first, with the body replayed."""
+        from .form_token import MalformedForm, multipart_token
+
+        headers = Headers(scope=scope)
+        given = headers.get("x-csrftoken")
+        if given is None:
+            try:
+                given, receive = await multipart_token(headers.get("content-type", ""), receive)
+            except MalformedForm:
+                return await _refuse(scope, receive, send, "a request body the studio cannot read (malformed form)",
+                                     400)
+        if not self._matches_cookie(scope, given):
+            return await _csrf_failed(scope, send, None)
+        raw = [(k, v) for k, v in scope["headers"] if k != b"x-csrftoken"] + [(b"x-csrftoken", given.encode())]
+        await self._checked({**scope, "headers": raw}, receive, send)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.wrapped(scope, receive, send)
+        content_type = Headers(scope=scope).get("content-type", "").split(";", 1)[0].strip().lower()
+        if scope["method"] not in SAFE_METHODS and content_type == "multipart/form-data":
+            return await self._multipart(scope, receive, send)
+        await self._checked(scope, receive, send)
+
+    async def _checked(self, scope, receive, send):
         state: dict = {}
         try:
             await self.wrapped({**scope, "rolecorpus.csrf": state}, receive, send)

@@ -25,6 +25,7 @@ pytest.importorskip("multipart")
 from starlette.testclient import TestClient  # noqa: E402
 
 from extractors.characters import load_characters  # noqa: E402
+from extractors.records import Line  # noqa: E402
 from pipeline.batch import BatchFailed  # noqa: E402
 from pipeline.paths import Project  # noqa: E402
 from pipeline.settings import load_settings  # noqa: E402
@@ -186,6 +187,93 @@ def wait_for(client, state: str, seconds: float = 120) -> dict:
             return status
         time.sleep(0.1)
     raise AssertionError(f"no {state} build: {status}")
+
+
+def upload_episode(client) -> None:
+    """The sample season's first episode (three voices, nine lines) with its unnamed subtitles, as the form sends it."""
+    season = REPO / "data/samples/season"
+    resp = client.post("/works", data={"csrftoken": token(client), "id": "ep1", "kind": "tv"},
+                       files={"file": ("ep1.wav", (season / "ep1.wav").read_bytes()),
+                              "subtitles": ("ep1.srt", (season / "ep1.srt").read_bytes())}, follow_redirects=True)
+    assert resp.status_code == 200 and "registered tv work &#39;ep1&#39;" in resp.text, resp.text[-400:]
+    assert "/works/ep1/cast" in resp.text
+
+
+def fake_discovery(project, wid, progress):
+    """Two voices over the episode's subtitle lines, as `speakers discover` writes them (no model to load)."""
+    import numpy as np
+
+    from extractors.tv import decode_audio, write_discovery
+    from pipeline.studio.voices import voices_dir
+
+    media = project.root / "data/raw/ep1.wav"
+    lines = [Line(wid, "ep1.wav", "ep1", i, "dialogue", f"Line {i}.", start=2.0 * i, end=2.0 * i + 1.5,
+                  extra={"media": str(media), "voice_cluster": f"voice_0{1 + i % 2}"}) for i in range(6)]
+    rng = np.random.default_rng(0)
+    centres = rng.normal(size=(2, 192))
+    E = np.stack([centres[i % 2] + 0.05 * rng.normal(size=192) for i in range(6)])
+    progress(step="embed", done=6, total=6)
+    audio = decode_audio(media)
+    return write_discovery(voices_dir(project, wid), lines, E, np.arange(6), np.array([i % 2 for i in range(6)]),
+                           lambda _: audio, "fake")
+
+
+def wait_voices(client, wid: str, seconds: float = 300) -> dict:
+    end = time.time() + seconds
+    while time.time() < end:
+        status = client.get(f"/works/{wid}/voices/status.json").json()
+        if status["state"] in ("done", "failed"):
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"the discovery did not finish: {status}")
+
+
+def test_an_episodes_voices_found_heard_and_named(client, monkeypatch):
+    from pipeline.studio import voices
+
+    root = client.root
+    monkeypatch.setattr(voices, "discover_work", fake_discovery)
+    upload_episode(client)
+    page = client.get("/works/ep1/cast")
+    assert page.status_code == 200 and "Find the voices" in page.text and "<audio" not in page.text
+    resp = client.post("/works/ep1/voices/discover", data={"csrftoken": token(client)}, follow_redirects=True)
+    assert "finding the voices of ep1" in resp.text
+    assert wait_voices(client, "ep1")["state"] == "done"
+    page = client.get("/works/ep1/cast").text
+    clips = re.findall(r'<audio controls preload="none" src="([^"]+)"', page)
+    assert 'id="voice-voice_01"' in page and 'id="voice-voice_02"' in page and len(clips) == 6
+    wav = client.get(clips[0])
+    assert wav.status_code == 200 and wav.content[:4] == b"RIFF"
+    for bad in ("../voices.json", "voice_09_1.wav", "model.json"):
+        assert client.get(f"/works/ep1/voices/clips/{bad}").status_code in (400, 404)
+    # a new character named after the voice: drafted, linked to the work; the work gets the voice model
+    resp = client.post("/works/ep1/voices/name", data={"csrftoken": token(client), "cluster": "voice_01",
+                                                       "new_name": "Mira Lane"}, follow_redirects=True)
+    assert resp.status_code == 200 and "voice_01 = mira_lane: 3 lines named" in resp.text, resp.text[-600:]
+    assert load_characters(root / "configs")["mira_lane"].name == "Mira Lane"
+    settings = load_settings(root / "configs/pipeline.yaml")
+    assert settings.characters["mira_lane"].works() == ["ep1"]
+    assert settings.works["ep1"].options["speakers"] == "data/voices/ep1/model"
+    assert (root / "data/voices/ep1/model").is_dir()
+    meta = json.loads((root / "data/voices/ep1/voices.json").read_text())
+    assert [v["character"] for v in meta["voices"]] == ["mira_lane", None]
+    assert "named: <a href=\"/characters/mira_lane/edit\">" in client.get("/works/ep1/cast").text
+    # an unknown cluster, or nobody chosen: one line
+    one_line_error(client.post("/works/ep1/voices/name", data={"csrftoken": token(client), "cluster": "voice_07",
+                                                               "character": "mira_lane"}), 400, "no cluster")
+    one_line_error(client.post("/works/ep1/voices/name", data={"csrftoken": token(client), "cluster": "voice_02"}),
+                   400, "choose a character")
+
+
+@pytest.mark.slow
+def test_an_episodes_voices_found_for_real(client):
+    """`speakers discover` itself on the sample episode, started from the page: its three voices."""
+    upload_episode(client)
+    client.post("/works/ep1/voices/discover", data={"csrftoken": token(client)})
+    status = wait_voices(client, "ep1")
+    assert status["state"] == "done", status
+    assert status["message"] == "found 3 voices"
+    assert len(re.findall(r'<tr id="voice-', client.get("/works/ep1/cast").text)) == 3
 
 
 def test_build_in_the_background_then_download(client, monkeypatch):

@@ -26,7 +26,7 @@ from extractors.ids import check_id
 from ..paths import Project
 from ..report import corpus_stats, report_charts
 from ..settings import load_settings
-from . import build_pages, works_pages
+from . import build_pages, voice_pages, works_pages
 from .overview import character_rows
 from .chat_turns import chat_turns, packaged
 from .render import STATIC, error_page, page, project_of
@@ -101,7 +101,7 @@ async def stories(request: Request):
 
 async def chat(request: Request):
     """One turn of `rolecorpus chat` (pipeline/commands/chat.py's bot, kept per character while the studio runs)."""
-    from ..commands.chat import _bot
+    from ..bots import open_bot as _bot
 
     project, bots = project_of(request), request.app.state.bots
     cid = request.path_params.get("cid") or request.query_params.get("character")
@@ -154,7 +154,7 @@ def make_app(project: Project | None = None, token: str | None = None,
         Route("/clip", clip), Route("/media", media),
         Route("/stories", stories), Route("/stories/{cid}", stories),
         Route("/chat", chat, methods=["GET", "POST"]), Route("/chat/{cid}", chat, methods=["GET", "POST"]),
-        *works_pages.routes(), *build_pages.routes(),
+        *works_pages.routes(), *voice_pages.routes(), *build_pages.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, middleware=middleware(token, allowed_hosts),

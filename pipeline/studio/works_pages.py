@@ -138,6 +138,10 @@ async def cast(request: Request):
     settings = load_settings(project.pipeline_yaml)
     if wid not in settings.works:
         raise InputError(f"unknown work {wid!r} (known: {', '.join(settings.works) or 'none'})")
+    if settings.works[wid].kind == "tv":  # an episode's cast is its voices
+        from .voice_pages import voices_page
+
+        return await voices_page(request)
     found, error = None, None
     try:
         found = find_cast(project, wid, CAST_TOP)

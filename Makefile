@@ -38,11 +38,17 @@ sample: setup
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/dvc repro
 	@echo "built: $$(ls data/characters)"
 
-# Gold-data tests (../shared/corpora: PDNC, 红楼梦) skip with their reason when the data is absent;
-# ROLECORPUS_REQUIRE_GOLD=1 (set by .ci/run) makes them fail instead. -rs lists every skip and why.
-# Two workers (pytest-xdist), one test file per worker at a time, so module fixtures are built once.
+# `make test` leaves out the tests marked slow or gold (gold: they read ../shared/corpora, PDNC and 红楼梦) and says
+# how many; `make test-all` (ROLECORPUS_ALL_TESTS=1) runs them too, as CI does. Gold tests skip with their reason
+# when the data is absent; ROLECORPUS_REQUIRE_GOLD=1 (set by .ci/run) makes them fail instead. -rs lists every
+# skip and why. Two workers (pytest-xdist), one test file per worker at a time, so module fixtures are built once.
+PYTEST := $(BIN)/python -m pytest -q -rs -p no:cacheprovider -n 2 --dist loadfile --durations=25 tests
+.PHONY: test-all
 test: setup
-	$(BIN)/python -m pytest -q -rs -p no:cacheprovider -n 2 --dist loadfile --durations=25 tests
+	$(PYTEST)
+
+test-all: setup
+	ROLECORPUS_ALL_TESTS=1 $(PYTEST)
 
 bench: setup
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

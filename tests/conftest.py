@@ -5,6 +5,9 @@ English speaker attribution, 红楼梦 1-8 for Chinese). Every test that reads t
 `honglou` fixture: where the data is absent the test skips with a reason saying where it comes from,
 so a fresh clone runs green; with ROLECORPUS_REQUIRE_GOLD=1 (set by `.ci/run`) it fails instead.
 PDNC_DIR and HONGLOU_DIR point elsewhere; ROLECORPUS_SHARED moves the whole `shared/` folder.
+
+Tests taking a gold fixture are marked `gold`. Locally `slow` and `gold` tests are opt-in (`make test-all`,
+ROLECORPUS_ALL_TESTS=1); CI (ROLECORPUS_REQUIRE_GOLD=1) and an explicit `-m` run what they select.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ SHARED = Path(os.environ.get("ROLECORPUS_SHARED", REPO.parent / "shared"))
 PDNC = Path(os.environ.get("PDNC_DIR", SHARED / "corpora" / "pdnc" / "data"))
 HONGLOU = Path(os.environ.get("HONGLOU_DIR", SHARED / "corpora" / "honglou"))
 REQUIRE_GOLD = os.environ.get("ROLECORPUS_REQUIRE_GOLD", "") not in ("", "0")
+RUN_ALL = REQUIRE_GOLD or os.environ.get("ROLECORPUS_ALL_TESTS", "") not in ("", "0")
+# fixtures that read a gold corpus (test_novel_zh_modern.py defines wp2021 itself)
+GOLD_FIXTURES = {"pdnc", "honglou", "wp2021"}
+OPT_IN = ("slow", "gold")
 
 
 def gold_dir(path: Path, what: str, origin: str, env: str, needs: str) -> Path:
@@ -69,3 +76,44 @@ def honglou() -> Path:
     """The 红楼梦 1-8 folder: hongloumeng_1-8.txt and its speech-cue labels label_honglou_1-8.txt."""
     return gold_dir(HONGLOU, "红楼梦 1-8 gold speech cues", "the labelled set of github stoensin/BERT_fun",
                     "HONGLOU_DIR", "label_honglou_1-8.txt")
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_WorkerCounts(), "rolecorpus-opt-in-counts")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark gold tests; unless everything is asked for, leave the opt-in ones out (counted for the summary)."""
+    for item in items:
+        if GOLD_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.gold)
+    if RUN_ALL or config.option.markexpr:
+        return
+    left = [item for item in items if any(item.get_closest_marker(m) for m in OPT_IN)]
+    if not left:
+        return
+    config.hook.pytest_deselected(items=left)
+    items[:] = [item for item in items if not any(item.get_closest_marker(m) for m in OPT_IN)]
+    config.stash[_LEFT_OUT] = len(left)
+    if hasattr(config, "workeroutput"):  # an xdist worker: its controller prints the summary
+        config.workeroutput["opt_in_left_out"] = len(left)
+
+
+class _WorkerCounts:
+    """On the xdist controller: every worker collects the whole run, so any one's count is the run's."""
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error):
+        n = getattr(node, "workeroutput", {}).get("opt_in_left_out")
+        if n:
+            node.config.stash[_LEFT_OUT] = n
+
+
+_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if n := config.stash.get(_LEFT_OUT, 0):
+        terminalreporter.write_line(f"{n} slow or gold tests not run: `make test-all` (or ROLECORPUS_ALL_TESTS=1) "
+                                    f"runs them, as CI does")

@@ -333,7 +333,7 @@ def test_embed_endpoint_failure_fake_server_is_one_line_without_the_key(project,
     assert snapshot(project) == before
 
 
-@pytest.mark.parametrize("endpoint", ["401-echo", "connection-refused"])
+@pytest.mark.parametrize("endpoint", ["401-echo", pytest.param("connection-refused", marks=pytest.mark.slow)])
 def test_novel_llm_failure_fake_server_leaves_no_metrics_no_key(project, tmp_path, echo_server, endpoint):
     url = echo_server.base_url if endpoint == "401-echo" else f"http://127.0.0.1:{_free_port()}/v1"
     novel = _write(tmp_path, "alice.txt", (SAMPLES / "alice29.txt").read_text(encoding="utf-8")[:30000])

@@ -37,6 +37,7 @@ def project(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 def test_spine_builds_a_package_and_answers_offline(project):
     p = run(project, "segment", "--character", "rosalind", "data/lines/asyoulik.jsonl")
     assert "stories" in p.stdout

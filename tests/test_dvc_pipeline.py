@@ -25,6 +25,7 @@ def copy(tmp_path_factory):
     return copy_project(tmp_path_factory.mktemp("dvcproj"), ("data/samples/asyoulik",), _trim)
 
 
+@pytest.mark.slow
 def test_repro_builds_then_is_a_no_op_then_reruns_only_downstream_of_a_param(copy):
     first = ran(sh(copy, "dvc", "repro"))
     assert {"lines@asyoulik", "segment@rosalind", "embed@rosalind", "package@rosalind", "package@orlando"} <= first
@@ -42,6 +43,7 @@ def test_repro_builds_then_is_a_no_op_then_reruns_only_downstream_of_a_param(cop
         | {"eval@rosalind"}
 
 
+@pytest.mark.slow
 def test_a_parser_change_reruns_the_lines_it_produced_and_nothing_more(copy):
     sh(copy, "dvc", "repro")
     parser = copy / "extractors/script/colon.py"

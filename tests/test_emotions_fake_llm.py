@@ -115,6 +115,7 @@ def test_fake_no_endpoint_and_no_stories_are_one_line_errors(project):
     one_line_error(cli(project, "annotate", "emotions", "../x"), "character id")
 
 
+@pytest.mark.slow
 def test_fake_kill9_mid_run_then_rerun_pays_no_answer_twice_and_equals_an_uninterrupted_run(project, server, tmp_path):
     assert cli(project, "annotate", "emotions", "rosalind", env_extra=server.env()).returncode == 0  # uninterrupted
     fresh = copy_project(project, tmp_path / "k")

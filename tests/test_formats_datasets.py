@@ -44,6 +44,9 @@ def run(root: Path, *args, **env):
     return p
 
 
+pytestmark = pytest.mark.slow  # the module fixture builds every output (~30 s)
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("formats")

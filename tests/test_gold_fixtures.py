@@ -38,9 +38,17 @@ def _suite(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def test_gold_tests_are_opt_in_locally_with_one_line_saying_how_to_run_them(tmp_path, monkeypatch):
+    monkeypatch.delenv("ROLECORPUS_REQUIRE_GOLD", raising=False)
+    monkeypatch.delenv("ROLECORPUS_ALL_TESTS", raising=False)
+    p = _pytest(_suite(tmp_path))
+    assert p.returncode == 5, p.stdout + p.stderr  # 5: no test ran
+    assert "2 deselected" in p.stdout and "2 slow or gold tests not run: `make test-all`" in p.stdout
+
+
 def test_missing_gold_skips_with_where_it_comes_from(tmp_path, monkeypatch):
     monkeypatch.delenv("ROLECORPUS_REQUIRE_GOLD", raising=False)
-    p = _pytest(_suite(tmp_path))
+    p = _pytest(_suite(tmp_path), ROLECORPUS_ALL_TESTS="1")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "2 skipped" in p.stdout
     assert "Project Dialogism Novel Corpus" in p.stdout and "set PDNC_DIR" in p.stdout

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from fake_llm_server import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,6 +32,7 @@ def _cmd(project: Path, novel: Path, out: Path) -> tuple[list[str], dict]:
              "--llm", "openai", "--language", "en"], env)
 
 
+@pytest.mark.slow
 def test_kill9_fake_slow_server_repeats_only_requests_in_flight(tmp_path):
     project = tmp_path / "proj"
     (project / "configs").mkdir(parents=True)

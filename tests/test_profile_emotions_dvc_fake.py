@@ -16,6 +16,7 @@ from profile_emotions_helpers import fake_answer
 from test_dvc_pipeline import _covered, _deps, _modules_used, copy, ran, sh  # noqa: F401  (copy: the fixture)
 
 
+@pytest.mark.slow
 def test_fake_llm_stages_run_before_package_once_then_never_and_an_edit_reruns_package(copy, monkeypatch):
     """The project copy of tests/test_dvc_pipeline.py (As You Like It; Rosalind and Orlando), its stories embedded
     and its LLM stages answered by one fake endpoint."""

@@ -131,6 +131,7 @@ def test_fake_no_endpoint_no_stories_and_a_bad_answer_are_one_line_errors(projec
         bad.close()
 
 
+@pytest.mark.slow
 def test_fake_kill9_while_the_answer_is_awaited_then_rerun_equals_an_uninterrupted_run(project, server, tmp_path):
     assert cli(project, "profile", "liubei", "--force", env_extra=server.env()).returncode == 0
     fresh = copy_project(project, tmp_path / "k")

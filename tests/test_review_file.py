@@ -114,6 +114,7 @@ def test_dvc_lines_stage_tracks_the_review_files():
     assert review_path(REPO, cfg["sources"], "x").parent.parent == REPO / cfg["sources"]
 
 
+@pytest.mark.slow
 def test_dvc_repro_after_a_review_rebuilds_only_the_reviewed_works_characters(tmp_path):
     """A decision in data/samples/review/asyoulik.jsonl: `dvc repro` reruns the lines (every lines stage depends on
     the sources folder), but only rosalind's stories change and are rebuilt; jaques (another work) is untouched."""

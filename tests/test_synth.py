@@ -61,6 +61,7 @@ def check_messages(rec: dict) -> None:
     assert all(m["content"].strip() for m in msgs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cid,common", [("rosalind", COMMON_EN), ("liubei", COMMON_ZH)])
 def test_synth_fake_server_end_to_end(project, server, cid, common):
     asked_q, asked_d = synth(project, server, cid)
@@ -107,6 +108,7 @@ def test_synth_fake_server_end_to_end(project, server, cid, common):
     assert metrics["calls"] == 0 and metrics["cache_hits"] == len(questions)
 
 
+@pytest.mark.slow
 def test_kill9_fake_slow_server_pays_nothing_twice_and_outputs_equal(project, server, tmp_path):
     cid = "rosalind"
     if not (project / "data/train" / cid / "chat.jsonl").exists():

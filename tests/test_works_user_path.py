@@ -147,6 +147,7 @@ def test_a_play_by_the_same_path(tmp_path):
         stories_ok(root, cid)
 
 
+@pytest.mark.slow
 def test_a_chinese_novel_by_the_same_path(tmp_path):
     root = new_project(tmp_path / "zh")
     added = run(root, "works", "add", str(SAMPLES / "sanguo_1-15.txt"), "--id", "sgyy", "--title", "三国演义")

@@ -8,6 +8,7 @@ the project under --root (default ~/.cache/rolecorpus/llm-bench/<model>), so the
 and a second run is answered from that copy's cache. Without an endpoint it says so and exits 0.
 
     python benchmarks/llm_stages.py [--character rosalind] [--stages profile,emotions,eval,ask,synth] [--n 5]
+        [--stories N]
 """
 
 from __future__ import annotations
@@ -116,12 +117,44 @@ def synth_figures(root: Path, cid: str, stdout: str) -> dict:
     return {"kept": kept, "proposed": proposed, "near_duplicates": dropped}
 
 
+def dialogue_figures(root: Path, cid: str) -> dict:
+    """The training files as `datasets` loads them: rows, synthetic share, answers left empty or off-character."""
+    out: dict = {}
+    folder = root / "data/train" / cid
+    try:
+        from datasets import load_dataset
+    except ImportError:
+        return {"datasets": "not installed"}
+    for name in ("chat.jsonl", "chatharuhi.jsonl"):
+        if (folder / name).is_file():
+            ds = load_dataset("json", data_files=str(folder / name), split="train")
+            out[name] = {"rows": ds.num_rows, "columns": ds.column_names}
+    rows = [json.loads(x) for x in (folder / "chatharuhi.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()] \
+        if (folder / "chatharuhi.jsonl").is_file() else []
+    synthetic = [r for r in rows if not r.get("original")]
+    if synthetic:
+        replies = [str(r.get("response") or r.get("answer") or "") for r in synthetic]
+        out["synthetic"] = len(synthetic)
+        out["synthetic_replies_unique"] = len(set(replies))
+        out["synthetic_reply_words_mean"] = round(sum(len(x.split()) for x in replies) / len(replies), 1)
+    return out
+
+
+def print_result(stage: str, r: dict) -> None:
+    print(f"== {stage}: {r['command']}")
+    for k, v in r.items():
+        if k not in ("command",) and v not in (None, [], ""):
+            print(f"   {k}: {v}")
+    sys.stdout.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--character", default="rosalind")
     ap.add_argument("--stages", default=",".join(STAGES))
     ap.add_argument("--n", type=int, default=5, help="held-out exchanges eval chat scores")
     ap.add_argument("--root", type=Path)
+    ap.add_argument("--stories", type=int, help="synth: ask questions from the first N stories only (a trial run)")
     args = ap.parse_args()
     if not (os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY")):
         print("llm_stages: no LLM endpoint configured (eval \"$(make -s llm)\" starts a local one): skipped")
@@ -139,8 +172,14 @@ def main() -> None:
             r = twice(root, f"llm_emotions_{cid}", "annotate", "emotions", cid)
             r["figures"] = emotion_figures(root, cid)
         elif stage == "synth":
-            r = twice(root, f"llm_synth_questions_{cid}", "synth", "questions", cid)
+            extra = ["--stories", str(args.stories)] if args.stories else []
+            r = twice(root, f"llm_synth_questions_{cid}", "synth", "questions", cid, *extra)
             r["figures"] = synth_figures(root, cid, r["stdout"])
+            results["synth questions"] = r
+            print_result("synth questions", r)
+            r = twice(root, f"llm_synth_dialogues_{cid}", "synth", "dialogues", cid)
+            r["figures"] = dialogue_figures(root, cid)
+            stage = "synth dialogues"
         elif stage == "eval":
             r = twice(root, f"llm_eval_chat_{cid}", "eval", "chat", cid, "--bot", "rag", "--bot", "retrieval",
                       "--n", str(args.n))
@@ -151,11 +190,7 @@ def main() -> None:
         else:
             sys.exit(f"error: unknown stage {stage!r} (known: {', '.join(STAGES)})")
         results[stage] = r
-        print(f"== {stage}: {r['command']}")
-        for k, v in r.items():
-            if k not in ("command",) and v not in (None, [], ""):
-                print(f"   {k}: {v}")
-        sys.stdout.flush()
+        print_result(stage, r)
     (root / "llm_stages.json").write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
     print(f"(all figures: {root / 'llm_stages.json'})")
 

@@ -107,10 +107,10 @@ def dedupe(embedder, questions: list[Question], originals: list[str], threshold:
 
 
 def generate(bot: CharacterBot, client, template: str, per_story: int, held: list[Exchange], threshold: float,
-             temperature: float | None = None) -> tuple[list[Question], int]:
-    """The kept questions and how many the LLM proposed."""
+             temperature: float | None = None, stories: int | None = None) -> tuple[list[Question], int]:
+    """The kept questions and how many the LLM proposed (from the first `stories` seeding stories when given)."""
     skip = {e.story for e in held}
-    reqs = seed_requests(bot, template, per_story, skip)
+    reqs = seed_requests(bot, template, per_story, skip)[:stories]
     if not reqs:
         raise InputError(f"no story of {bot.name!r} has lines before their turn to seed questions")
     answers = client.complete_many([m for _, _, m in reqs], temperature=temperature, desc="synth questions")

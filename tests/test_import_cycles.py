@@ -68,7 +68,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_no_import_cycle_anywhere():
     graph = _graph()
-    assert "extractors.novel.attribution" in graph and "extractors.novel.quotes" in graph["extractors.novel.attribution"]
+    assert "extractors.novel.attribution.attributor" in graph and "extractors.novel.text.quotes" in graph["extractors.novel.attribution.attributor"]
     assert "pipeline.engine.job" in graph and "pipeline.batch" in graph["pipeline.engine.job"]
     assert _cycle(graph) is None, " -> ".join(_cycle(graph))
 
@@ -91,7 +91,7 @@ def test_outside_a_source_kind_only_its_public_init_is_used():
             kind = next((k for k in KINDS if t.startswith(f"extractors.{k}.")), None)
             if kind and kind != own:
                 bad.append(f"{m} -> {t}")
-    assert graph["pipeline.commands.speakers"] >= {"extractors.tv"}
+    assert graph["pipeline.voices"] >= {"extractors.tv"}
     assert not bad, bad
 
 
@@ -100,3 +100,13 @@ def test_the_door_test_sees_a_private_import(tmp_path):
     tree = ast.parse("from extractors.tv.asr import load_model\nfrom extractors.tv import decode_audio\n")
     names = [(n.module, [a.name for a in n.names]) for n in _imports(tree)]
     assert ("extractors.tv.asr", ["load_model"]) in names
+
+
+def test_only_the_command_line_imports_commands():
+    """Layers go one way: engines, the studio and every stage call orchestration and stage functions; only the
+    command-line modules (pipeline.cli, pipeline.cli_app, pipeline.commands.*) import pipeline.commands."""
+    graph = _graph()
+    top = ("pipeline.commands", "pipeline.cli")
+    bad = [f"{m} -> {t}" for m, targets in graph.items() if not m.startswith(top)
+           for t in targets if t.startswith("pipeline.commands")]
+    assert not bad, bad

@@ -7,44 +7,21 @@ from typing import Optional
 
 import typer
 
-from extractors.characters import get_character
 from extractors.errors import InputError
-from extractors.llm import chat_model_from_env, llm_configured, llm_model_name, redact_secrets
+from extractors.llm import redact_secrets
 
 from ..cli_app import app
-from ..embedders import CachedEmbedder, VectorCache, make_embedder
-from ..paths import Project
+from ..bots import open_bot
 from ..runtime import Answer, CharacterBot
-from ..settings import load_settings
 
 
-NO_LLM = ("note: no LLM configured (set OPENAI_BASE_URL, OPENAI_API_KEY and ROLECORPUS_LLM_MODEL, or see "
-          "docs/llm.md): answering with the best original line")
 SHOWN = 3  # stories listed after an answer, one line each; --show-stories prints them all in full
 WIDTH = 96  # characters of a story's first line shown in that list
 
 
 def _bot(character: str, model: Optional[str], no_llm: bool, story_tokens: Optional[int] = None,
          history_tokens: Optional[int] = None) -> tuple[CharacterBot, Optional[str]]:
-    """The bot over ID's package, and the notice to print once when no LLM will answer (None when one will,
-    or when --no-llm asked for none)."""
-    project = Project.current()
-    settings = load_settings(project.pipeline_yaml)
-    ch = get_character(project.configs, character)
-    pkg = project.package(ch.id)
-    if not pkg.is_dir():
-        raise InputError(f"no package for {ch.id!r}; build it with `rolecorpus build` (or `rolecorpus package {ch.id}`)",
-                         pkg)
-    chat = settings.chat
-    llm, note = None, None
-    if not no_llm and llm_configured():
-        name = model or llm_model_name(chat.model)
-        llm = chat_model_from_env(name, temperature=chat.temperature, timeout=chat.timeout)
-    elif not no_llm:
-        note = NO_LLM
-    emb = CachedEmbedder(make_embedder(settings.embed.model_dump()), VectorCache(project.cache / "vectors"))
-    bot = CharacterBot(pkg, emb, llm, story_tokens or chat.story_tokens, history_tokens or chat.history_tokens)
-    return bot, note
+    return open_bot(character, model, no_llm, story_tokens, history_tokens)
 
 
 def _first_line(story: str) -> str:

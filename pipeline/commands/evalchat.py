@@ -22,7 +22,7 @@ from ..evalchat import BOTS, LLM_BOTS, ask_all, eval_dir, heldout_for, heldout_p
 from ..llm import client_for, llm_metrics_path
 from ..paths import Project
 from ..settings import load_settings
-from .chat import _bot
+from ..bots import open_bot as _bot
 
 
 def _bots(given: list[str]) -> list[str]:

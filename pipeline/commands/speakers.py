@@ -13,67 +13,29 @@ Thresholds and segment settings come from the `speakers:` section of configs/pip
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from extractors.errors import InputError
-from extractors.ids import check_id
 
 from ..cli_app import speakers_app
 from ..paths import Project
-from ..settings import load_settings, validate_model
+from .. import voices
+from ..settings import load_settings
 
 
 def _settings() -> dict:
-    """The speakers: section, every key given (unknown keys and wrong types were refused when it was read)."""
-    from extractors.tv import DEFAULTS
-
-    st = load_settings(Project.current().pipeline_yaml).speakers.model_dump(exclude_unset=True)
-    return {**DEFAULTS, **st}
-
-
-def _out_name(out: Path, what: str = "-o/--out") -> Path:
-    """An output folder whose own name is a valid id (it becomes a file name others refer to)."""
-    check_id(Path(out).resolve().name, f"{what} folder name", out)
-    return out
+    return voices.speaker_settings(Project.current())
 
 
 def _resolver():
-    from extractors.characters import AliasResolver, load_characters
-
-    return AliasResolver(load_characters(Project.current().configs))
+    return voices.resolver(Project.current())
 
 
 def _encoder(threads: int):
-    from ..models import PipelineModels
-
-    return PipelineModels(Project.current().cache).speaker_encoder(threads)
-
-
-def _load_labelled_audio(labels_path: Path, labels: list) -> dict:
-    """Decode every media file the labels use (errors name the labels row) and check time ranges."""
-    from extractors.tv import SAMPLE_RATE, decode_audio
-    from extractors.tv import check_ranges
-
-    audio: dict[Path, object] = {}
-    for lab in labels:
-        if lab.media in audio:
-            continue
-        try:
-            audio[lab.media] = decode_audio(lab.media)
-        except InputError as e:
-            raise InputError(f"media {lab.media}: {e}", labels_path, lab.row) from None
-    check_ranges(labels, lambda m: len(audio[m]) / SAMPLE_RATE, labels_path)
-    return audio
-
-
-def _progress(total: int, desc: str):
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="line", file=sys.stderr, disable=None)
+    return voices.encoder(Project.current(), threads)
 
 
 @speakers_app.command("train")
@@ -85,19 +47,7 @@ def train(
     threads: int = typer.Option(0, "--threads", help="Torch threads (0 = the speakers.threads setting, else all cores)."),
 ) -> None:
     """Embed each labelled line with ECAPA-TDNN and store per-character voice profiles."""
-    from extractors.tv import read_labels
-    from extractors.tv import train_from_labels
-
-    _out_name(out)
-    st = _settings()
-    labs = read_labels(labels, _resolver(), media)
-    for lab in labs:
-        check_id(lab.character, "character id", labels)
-    audio = _load_labelled_audio(labels, labs)
-    enc = _encoder(threads or int(st.get("threads") or 0))
-    with _progress(len(labs), "embedding labelled lines") as bar:
-        model = train_from_labels(labs, lambda m: audio[m], enc, st, progress=bar.update)
-    model.save(out)
+    model, st = voices.train_voices(Project.current(), labels, out, media, threads)
     counts = ", ".join(f"{c} {n}" for c, n in model.counts.items())
     skipped = model.calibration.get("skipped_too_short", 0)
     th = model.thresholds
@@ -183,11 +133,11 @@ def evaluate(
     st = _settings()
     model = SpeakerModel.load(model_dir)
     labs = read_labels(labelled, _resolver(), media)
-    audio = _load_labelled_audio(labelled, labs)
+    audio = voices.load_labelled_audio(labelled, labs)
     enc = _encoder(threads or int(st.get("threads") or 0))
     if enc.model_id != model.encoder_id:
         raise InputError(f"model was trained with encoder {model.encoder_id}, not {enc.model_id}; retrain it", model_dir)
-    with _progress(len(labs), "identifying") as bar:
+    with voices.progress(len(labs), "identifying") as bar:
         res = run_eval(model, labs, lambda m: audio[m], enc, progress=bar.update)
     typer.echo(f"lines      {res['n']}")
     typer.echo(f"accuracy   {res['accuracy']:.3f}   (correct / all labelled lines)")
@@ -246,29 +196,6 @@ def save_matrix_png(rows: list[str], cols: list[str], matrix, path: Path, accura
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _episodes(patterns: list[str]) -> list[Path]:
-    """Media files from paths or quoted globs, in name order; a pattern matching nothing is an error."""
-    import glob
-
-    out: list[Path] = []
-    for pat in patterns:
-        hits = sorted(glob.glob(pat)) or ([pat] if Path(pat).is_file() else [])
-        if not hits:
-            raise InputError("no media file matches", pat)
-        out += [Path(h) for h in hits if Path(h) not in out]
-    return out
-
-
-def _beside(media: Path) -> Path:
-    from extractors.tv import FORMATS
-
-    for ext in FORMATS:
-        if media.with_suffix(ext).is_file():
-            return media.with_suffix(ext)
-    raise InputError(f"no subtitle file beside the episode ({', '.join(FORMATS)}); drop --subtitles-beside "
-                     "to transcribe it", media)
-
-
 @speakers_app.command("discover")
 def discover(
     media: list[str] = typer.Argument(..., help="Episodes: media files or quoted globs (\"S01/*.mkv\")."),
@@ -284,32 +211,10 @@ def discover(
                                     "subtitles: faster-whisper (the default) or openai-whisper."),
 ) -> None:
     """Embed every line of every episode (ECAPA-TDNN) and cluster the voices; sample clips and lines per voice."""
-    from extractors.tv import decode_audio
-    from extractors.tv import discover_voices, write_discovery
-    from extractors.tv import extract_tv
-    from extractors.tv import TvOptions
-
-    from ..models import PipelineModels
-
-    check_id(work, "--work")
-    _out_name(out)
-    st = _settings()
-    files = _episodes(media)
-    models = PipelineModels(Project.current().cache)
-    th = threads or int(st.get("threads") or 0)
-    episodes, audio = [], {}
-    for f in files:
-        opts = validate_model(TvOptions, {"subtitles": _beside(f) if subtitles_beside else None, "language": language,
-                                          "threads": th, "asr_backend": asr_backend}, None, None)
-        lines = extract_tv(f, work, opts, resolver=_resolver(), cache_dir=Project.current().cache, progress=False,
-                           whisper=lambda: models.whisper(opts.asr_backend, opts.model, th))
-        audio[f.resolve()] = decode_audio(f)
-        episodes.append((f.resolve(), lines))
-    enc = models.speaker_encoder(th)
-    with _progress(sum(len(ls) for _, ls in episodes), "embedding lines") as bar:
-        lines, E, rows, clusters = discover_voices(episodes, audio.__getitem__, enc, st, progress=bar.update)
-    meta = write_discovery(out, lines, E, rows, clusters, audio.__getitem__, enc.model_id)
-    typer.echo(f"wrote {out}: {len(meta['voices'])} voices in {len(rows)} lines of {len(files)} episode(s)")
+    files = voices.episodes(media)
+    meta = voices.discover_season(Project.current(), files, out, beside=subtitles_beside, work=work,
+                                  language=language, threads=threads, asr_backend=asr_backend)
+    typer.echo(f"wrote {out}: {len(meta['voices'])} voices in {meta['rows']} lines of {meta['episodes']} episode(s)")
     for v in meta["voices"]:
         first = v["samples"][0]["text"] if v["samples"] else ""
         typer.echo(f"  {v['cluster']}  {v['lines']:4d} lines  {v['seconds']:7.1f} s  e.g. {first[:60]!r}")
@@ -320,28 +225,16 @@ def discover(
 def name(
     cluster: Optional[str] = typer.Argument(None, help="A cluster from `speakers discover` (voice_03, or 3)."),
     character: Optional[str] = typer.Argument(None, help="The character id (or an alias) its voice belongs to."),
-    voices: Path = typer.Option(Path("data/voices"), "--voices", help="The folder `speakers discover` wrote."),
+    voices_dir: Path = typer.Option(Path("data/voices"), "--voices", help="The folder `speakers discover` wrote."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Speaker model to (re)write; default VOICES/model."),
     names: Optional[Path] = typer.Option(None, "--names", help="Name several clusters at once from a CSV "
                                          "`cluster,character` (the naming kept as data: `dvc repro` replays it)."),
 ) -> None:
     """Label every line of a discovered voice and train the voice profile from all named voices."""
-    from extractors.tv import name_clusters, read_names
-
     if (names is None) == (cluster is None or character is None) or (names is not None and cluster is not None):
         raise InputError("give CLUSTER CHARACTER, or --names FILE (not both)")
-    resolver = _resolver()
-    if names is not None:
-        pairs = read_names(names, resolver.resolve)
-    else:
-        check_id(cluster, "cluster id")
-        cid = resolver.resolve(character)
-        if cid is None:
-            raise InputError(f"unknown character {character!r} (add it with `rolecorpus add-character`)",
-                             Project.current().configs)
-        pairs = [(cluster, check_id(cid, "character id"))]
-    model_dir = _out_name(out or voices / "model")
-    n, model = name_clusters(voices, pairs, model_dir, _settings())
+    n, model, model_dir, pairs = voices.name_voices(Project.current(), voices_dir, [(cluster, character)]
+                                                    if names is None else None, names, out)
     counts = ", ".join(f"{c} {k}" for c, k in model.counts.items())
     named = ", ".join(f"{c} = {ch}" for c, ch in pairs)
     typer.echo(f"{named}: {n} lines named; wrote {model_dir} ({counts})")

@@ -21,7 +21,7 @@ from ..runtime import CharacterBot
 from ..settings import Settings, load_settings
 from ..synth import generate, prompt_template, read_questions, train_dir, write_questions
 from ..synth_records import original_records, synthetic_records
-from .chat import _bot
+from ..bots import open_bot as _bot
 
 
 def _held(project: Project, settings: Settings, bot: CharacterBot) -> list[Exchange]:
@@ -45,6 +45,7 @@ def _setup(character: str):
 def questions(
     character: str = typer.Argument(..., metavar="ID", help="Character id (a built package)."),
     per_story: Optional[int] = typer.Option(None, "--per-story", min=1, help="New questions asked per story (default: synth.per_story, 5)."),
+    stories: Optional[int] = typer.Option(None, "--stories", min=1, help="Ask from the first N stories only: a trial run on a slow local model (default: every story). A later full run reuses their answers from the cache."),
 ) -> None:
     """Ask the LLM for new questions in the spirit of each story's lines before the character's turn; drop
     near-duplicates (embedding cosine >= synth.dedup) -> data/train/ID/questions.jsonl."""
@@ -54,7 +55,7 @@ def questions(
     held = _held(project, settings, bot)
     template = prompt_template(project, bot.config.get("language") or "en")
     kept, proposed = generate(bot, client, template, per_story or settings.synth.per_story, held,
-                              settings.synth.dedup, settings.synth.temperature)
+                              settings.synth.dedup, settings.synth.temperature, stories=stories)
     out = train_dir(project, cid) / "questions.jsonl"
     write_questions(out, kept)
     client.write_metrics(llm_metrics_path(project, "synth_questions", cid))

@@ -37,13 +37,12 @@ def _plans(project: Project, settings, works: set[str]) -> tuple[list, dict[str,
 
 def _voices(project: Project, settings) -> dict[str, str]:
     """Train the voice models (`rolecorpus speakers train`, as stage voices@ID) the tv works' options name."""
-    from ..commands.speakers import train
+    from ..voices import train_voices
 
     errors = {}
     for vid, spec in settings.voices.items():
         try:
-            train(labels=project.root / spec.labels, out=project.root / settings.sources / "speakers" / vid,
-                  media=None, threads=0)
+            train_voices(project, project.root / spec.labels, project.root / settings.sources / "speakers" / vid)
         except InputError as e:
             errors[f"voices {vid}"] = str(e)
     return errors
@@ -52,16 +51,15 @@ def _voices(project: Project, settings) -> dict[str, str]:
 def _seasons(project: Project, settings) -> dict[str, str]:
     """Discover and name the voices of each season (as stage season@ID: `speakers discover` into data/voices/ID,
     then `speakers name --names` into SOURCES/speakers/ID), so the works that name that model can be built."""
-    from ..commands.speakers import discover, name
+    from ..voices import discover_season, episodes, name_voices
 
     errors = {}
     for sid, spec in settings.seasons.items():
         voices = project.root / "data" / "voices" / sid
         try:
-            discover(media=[str(project.root / spec.episodes)], out=voices, subtitles_beside=True, work=sid,
-                     language=None, threads=0, asr_backend="faster-whisper")
-            name(cluster=None, character=None, voices=voices,
-                 out=project.root / settings.sources / "speakers" / sid, names=project.root / spec.names)
+            discover_season(project, episodes([str(project.root / spec.episodes)]), voices, beside=True, work=sid)
+            name_voices(project, voices, names=project.root / spec.names,
+                        out=project.root / settings.sources / "speakers" / sid)
         except InputError as e:
             errors[f"season {sid}"] = str(e)
     return errors

@@ -70,4 +70,4 @@ llm-stop:
 # OPENAI_BASE_URL names a server that answers (`eval "$$(make -s llm)"` first). CI keeps the fake-server tests.
 test-llm: setup
 	ROLECORPUS_REAL_LLM=1 REAL_LLM_BASE_URL="$$OPENAI_BASE_URL" REAL_LLM_API_KEY="$$OPENAI_API_KEY" \
-	  REAL_LLM_MODEL="$$ROLECORPUS_LLM_MODEL" $(BIN)/python -m pytest -q -rs -p no:cacheprovider -m real_llm tests/test_llm_real.py
+	  REAL_LLM_MODEL="$$ROLECORPUS_LLM_MODEL" $(BIN)/python -m pytest -q -rs -p no:cacheprovider -m real_llm tests/core/test_llm_real.py

@@ -1,6 +1,6 @@
 """Wall time and peak memory of a batch of works on each engine, on this machine, as ratios.
 
-Two batches made from the samples (tests/batch_samples.py): N novels (chapter ranges of alice29.txt and
+Two batches made from the samples (tests/support/batch_samples.py): N novels (chapter ranges of alice29.txt and
 sanguo_1-15.txt) and N audio episodes (10-second slices of sample.wav, no subtitles, so Whisper transcribes
 each). Each batch is one batch work built by `rolecorpus build-lines WORK` in a fresh project with a fresh cache,
 with: one process per file (what `dvc repro` did before batch works: one stage per work, the models loaded in
@@ -25,7 +25,7 @@ from pathlib import Path
 import psutil
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 import batch_samples as samples  # noqa: E402
 
 NOVELS = [("alice29", 1, 2), ("alice29", 3, 4), ("alice29", 5, 6), ("alice29", 7, 8), ("alice29", 9, 10),

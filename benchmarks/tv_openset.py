@@ -1,6 +1,6 @@
 """Open-set speaker ID and voice discovery on synthetic espeak-ng episodes: tuning pool vs held-out pool.
 
-Each pool (tests/speakers_synth.py: TUNE, HELDOUT) has five voices; the first three are enrolled from three
+Each pool (tests/support/speakers_synth.py: TUNE, HELDOUT) has five voices; the first three are enrolled from three
 labelled lines each (taken from the pool's first episode), the last two are side characters nobody enrolled.
 Every other line of every episode is identified episode by episode, as `extract tv --speakers` would.
 Prints, per pool: accuracy on the enrolled voices' other lines, false accepts of the unenrolled voices (lines
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "support")]
 
 
 def pool_embeddings(name: str, voices: dict, episodes: int, lines: int, work: Path, encoder, seed0: int):

@@ -84,6 +84,13 @@ def run_extract(kind: str, source: Path, work: str, output: Path, options: BaseM
     return lines
 
 
+def llm_limits(settings) -> dict:
+    """What an extractor's LLM pass takes from `llm:`: the whole-request limit and the requests in flight."""
+    from .llm import concurrency
+
+    return {"timeout": settings.llm.timeout, "concurrency": concurrency(settings.llm.concurrency)}
+
+
 def make_context(project: Project, opts: BaseModel, models, staging: Path | None,
                  log: Callable[[str], None] = _stderr, settings=None, characters=None,
                  work: str | None = None) -> ExtractContext:
@@ -93,8 +100,9 @@ def make_context(project: Project, opts: BaseModel, models, staging: Path | None
     characters = project_characters(project, settings) if characters is None else characters
     return ExtractContext(
         options=opts, resolver=AliasResolver(work_first(characters, work)), characters=characters,
-        models=models or PipelineModels(project.cache), cache_dir=project.cache, configs_dir=project.configs,
-        settings={"speakers": settings.speakers.model_dump(exclude_unset=True)},
+        models=models or PipelineModels(project.cache, settings.llm.model_dump(exclude_unset=True)),
+        cache_dir=project.cache, configs_dir=project.configs,
+        settings={"speakers": settings.speakers.model_dump(exclude_unset=True), "llm": llm_limits(settings)},
         metrics_dir=staging, log=log)
 
 

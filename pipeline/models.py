@@ -14,8 +14,9 @@ from extractors.errors import InputError
 
 
 class PipelineModels:
-    def __init__(self, cache_dir: Path | None = None):
+    def __init__(self, cache_dir: Path | None = None, llm: dict | None = None):
         self.cache_dir = cache_dir
+        self.llm = llm or {}  # `llm:` of configs/pipeline.yaml (model, timeout, max_tokens); its defaults when absent
         self._encoders: dict[tuple, Any] = {}
         self._chat = None
 
@@ -40,9 +41,12 @@ class PipelineModels:
     def chat_model(self) -> Any:
         """The chat model of the OpenAI-compatible endpoint in the environment (OPENAI_BASE_URL / OPENAI_API_KEY)."""
         if self._chat is None:
-            from extractors.llm import chat_model_from_env, llm_configured
+            from extractors.llm import chat_model_from_env, llm_configured, llm_model_name
 
             if not llm_configured():
                 raise InputError("--llm openai needs OPENAI_BASE_URL and/or OPENAI_API_KEY in the environment")
-            self._chat = chat_model_from_env()
+            from .settings import LLMSettings
+
+            cfg = LLMSettings(**self.llm)
+            self._chat = chat_model_from_env(llm_model_name(cfg.model), timeout=cfg.timeout, max_tokens=cfg.max_tokens)
         return self._chat

@@ -14,13 +14,15 @@ from extractors.ids import check_id, check_output
 from extractors.novel import LLMChoice
 
 from ..cli_app import eval_app
+from ..extraction import llm_limits
 from ..models import PipelineModels
 from ..paths import Project
+from ..settings import load_settings
 
 
 def _llm_kwargs(project: Project, work: str) -> dict:
     kw = {"cache_dir": project.cache / "llm", "metrics_path": project.metrics / f"llm_{check_id(work, 'book')}.json",
-          "progress": True}
+          "progress": True, **llm_limits(load_settings(project.pipeline_yaml))}
     ex = project.configs / "novel_examples" / f"{work}.yaml"
     if ex.exists():
         kw["examples_path"] = ex
@@ -69,7 +71,10 @@ def eval_attribution(
     if not books and not labels:
         raise InputError("no novel_text.txt here or in its subdirectories (expected PDNC novel directories), "
                          "and no label_*.txt", gold)
-    model = PipelineModels().chat_model() if llm is LLMChoice.openai else None
+    model = None
+    if llm is LLMChoice.openai:
+        settings = load_settings(Project.current().pipeline_yaml)
+        model = PipelineModels(llm=settings.llm.model_dump(exclude_unset=True)).chat_model()
     if labels:
         results, many = _eval_cues(gold, labels, model, min_confidence), "label_files"
     else:

@@ -1,5 +1,5 @@
 """The LLM stages end to end against a REAL model server (marker `real_llm`; `make test-llm` after `make llm`):
-profile, annotate emotions, synth questions and eval chat --bot rag on the English sample (Rosalind), through the
+profile, annotate emotions, synth questions and dialogues, and eval chat --bot rag on the English sample (Rosalind), through the
 real CLI with the project's defaults. Each gives valid output and a rerun makes no call.
 
 Run only when ROLECORPUS_REAL_LLM=1 (set by `make test-llm`) and OPENAI_BASE_URL answers; skipped elsewhere, so CI
@@ -79,12 +79,28 @@ def test_real_emotions_are_valid_labels_and_a_rerun_makes_no_call(project):
 
 
 def test_real_synth_questions_are_usable_and_a_rerun_makes_no_call(project):
-    run(project, "synth", "questions", "rosalind")
+    # a trial run over three stories (one request each, up to 5 questions each): every story would take an hour here
+    run(project, "synth", "questions", "rosalind", "--stories", "3")
     rows = [json.loads(x) for x in (project / "data/train/rosalind/questions.jsonl").read_text(
         encoding="utf-8").splitlines() if x.strip()]
-    assert len(rows) >= 10 and all(r["text"].strip() and r["role"] != "Rosalind" for r in rows)
-    run(project, "synth", "questions", "rosalind")
+    assert len(rows) >= 6 and all(r["text"].strip() and r["role"] != "Rosalind" for r in rows)
+    run(project, "synth", "questions", "rosalind", "--stories", "3")
     assert metrics(project, "llm_synth_questions_rosalind")["calls"] == 0
+
+
+def test_real_synth_dialogues_load_with_datasets_and_a_rerun_makes_no_call(project):
+    from datasets import load_dataset
+
+    questions = (project / "data/train/rosalind/questions.jsonl").read_text(encoding="utf-8").splitlines()
+    run(project, "synth", "dialogues", "rosalind")
+    chat = load_dataset("json", data_files=str(project / "data/train/rosalind/chat.jsonl"), split="train")
+    haruhi = load_dataset("json", data_files=str(project / "data/train/rosalind/chatharuhi.jsonl"), split="train")
+    synthetic = [r for r in haruhi if not r["original"]]
+    assert chat.num_rows == haruhi.num_rows and len(synthetic) >= len(questions) - 2
+    assert all(r["answer"].strip() and r["query"].strip() for r in synthetic)
+    assert all(m[-1]["role"] == "assistant" and m[-1]["content"].strip() for m in chat["messages"])
+    run(project, "synth", "dialogues", "rosalind")
+    assert metrics(project, "llm_synth_dialogues_rosalind")["calls"] == 0
 
 
 def test_real_eval_chat_rag_scores_replies_and_a_rerun_makes_no_call(project):

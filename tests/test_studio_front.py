@@ -1,6 +1,7 @@
 """The studio's front door through its ASGI app (Starlette's TestClient): a novel excerpt uploaded and registered
-under data/raw/ with a safe name, a path on the machine registered, refusals as one line (too large, no file,
-no CSRF token); the cast table and two picked members drafted (and only those); a character edited with the
+under data/raw/ with a safe name (the plain multipart form: its CSRF token a field, no script), a path on the
+machine registered, refusals as one line (too large, no file, no or a wrong CSRF token); an episode's voices found
+in the background, heard and named; the cast table and two picked members drafted (and only those); a character edited with the
 terminal's checks; a build started in the background with its progress in the status file (one at a time, a
 failure as one line); the package zip and the ChatHaruhi role file of a built character."""
 
@@ -25,9 +26,10 @@ pytest.importorskip("multipart")
 from starlette.testclient import TestClient  # noqa: E402
 
 from extractors.characters import load_characters  # noqa: E402
-from extractors.records import Line  # noqa: E402
+from extractors.records import Line, read_lines  # noqa: E402
 from pipeline.batch import BatchFailed  # noqa: E402
 from pipeline.paths import Project  # noqa: E402
+from pipeline.review import line_keys, read_review, review_path  # noqa: E402
 from pipeline.settings import load_settings  # noqa: E402
 from pipeline.studio import builds  # noqa: E402
 from pipeline.studio.app import make_app  # noqa: E402
@@ -383,8 +385,9 @@ def _snap(page, name: str) -> None:
 
 @pytest.mark.slow
 def test_from_a_novel_file_to_a_character_in_chromium(tmp_path):
-    """Upload a novel excerpt and a play -> their casts -> two characters each -> edit one -> build with progress
-    -> chat -> download the package and the role file; SIGTERM then stops the studio with one line."""
+    """Upload a novel excerpt and a play (the plain form) -> their casts -> two characters each -> edit one -> build
+    with progress -> fix one doubtful line of the novel by a click on a speaker's name, applied by a rebuild -> chat
+    -> download the package and the role file; SIGTERM then stops the studio with one line."""
     import signal
     import socket
 
@@ -439,6 +442,27 @@ def test_from_a_novel_file_to_a_character_in_chromium(tmp_path):
             assert page.locator("#build-state").inner_text() == "done"
             assert page.locator("#packaged tr").count() == 5
             _snap(page, "build_done")
+            # fix one line: the works page -> the novel's review queue -> a click on the speaker's name
+            page.click("header >> text=Works")
+            page.click("#works a[href='/review?work=alice_ex']")
+            key = page.locator("#decide input[name=key]").get_attribute("value")
+            lines_file = root / "data/lines/alice_ex.jsonl"
+            before = dict(zip(line_keys(read_lines(lines_file)), read_lines(lines_file)))[key]
+            assert before.speaker != "alice" and before.evidence != "manual"
+            assert before.text in page.locator("#item .context p.doubtful").inner_text()
+            _snap(page, "review")
+            with page.expect_navigation():
+                page.click("#speakers button[value=alice]")
+            assert "saved: character alice" in page.locator(".flash").inner_text()
+            sources = load_settings(root / "configs/pipeline.yaml").sources
+            assert read_review(review_path(root, sources, "alice_ex"))[key].speaker == "alice"
+            # applied on the next build: the line is Alice's, decided by hand
+            page.click("header >> text=Build")
+            with page.expect_navigation():
+                page.click("#start-build button[type=submit]")
+            page.wait_for_function("document.getElementById('build-state').textContent === 'done'", timeout=180_000)
+            after = dict(zip(line_keys(read_lines(lines_file)), read_lines(lines_file)))[key]
+            assert (after.speaker, after.evidence, after.confidence) == ("alice", "manual", 1.0)
             with page.expect_download() as dl:
                 page.click("#packaged tr:has-text('alice') >> text=package (zip)")
             names = zipfile.ZipFile(dl.value.path()).namelist()

@@ -42,6 +42,7 @@ async def review(request: Request):
                 queue=queue, work=work, works=list(settings.works), decided=decided[::-1],
                 review_dir=f"{settings.sources}/review/", flash=request.query_params.get("flash"),
                 characters=cast_first(project, queue[0].work if queue else None),
+                names={cid: ch.name for cid, ch in load_characters(project.configs).items()},
                 purpose="Decide who said each doubtful line (listen, read the context, then accept the guess, pick "
                         "another character, mark nobody we track, or skip); decisions are saved at once in "
                         f"{settings.sources}/review/<work>.jsonl and applied when the lines are rebuilt.")
@@ -52,13 +53,16 @@ async def decide(request: Request):
     form = await request.form()
     work, key = str(form.get("work", "")), str(form.get("key", ""))
     known = load_characters(project.configs)
-    speaker = str(form.get("speaker", "")).strip() or None
+    # a speaker's name button (`pick`) decides for that character; else the select and the decision field
+    picked = str(form.get("pick", "")).strip()
+    speaker = picked or str(form.get("speaker", "")).strip() or None
     if speaker is not None and speaker not in known:
         raise InputError(f"unknown character {speaker!r} (configured: {', '.join(sorted(known))})")
     ln = find_line(project, work, key)
     path = review_path(project.root, load_settings(project.pipeline_yaml).sources, work)
     # in a worker thread: the review file's lock may wait for another studio or the CLI
-    dec = await run_in_threadpool(record, path, key, ln, str(form.get("decision", "")), speaker)
+    decision = "character" if picked else str(form.get("decision", ""))
+    dec = await run_in_threadpool(record, path, key, ln, decision, speaker)
     query = {"flash": f"saved: {dec.decision}{' ' + dec.speaker if dec.speaker else ''} for “{ln.text[:60]}”"}
     if request.query_params.get("work"):
         query["work"] = request.query_params["work"]

@@ -1,0 +1,1 @@
+"""Who says each quotation: speech tags, pronouns, conversation turns, calibration, Chinese rules."""

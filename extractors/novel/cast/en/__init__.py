@@ -1,0 +1,1 @@
+"""English cast discovery: scanning speech tags and vocatives, merging forms of one person, roles, answers."""

@@ -1,0 +1,1 @@
+"""Scoring against gold data: PDNC quotations, labelled speech cues."""

@@ -1,0 +1,1 @@
+"""The optional LLM pass: chunks of text with their quotations, the schema, asking, caching, matching answers."""

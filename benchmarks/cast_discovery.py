@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from extractors.characters import AliasResolver, normalize_name  # noqa: E402
-from extractors.novel import pdnc  # noqa: E402
-from extractors.novel.cast import discover_cast  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
 from extractors.novel.extract import read_novel  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "pdnc" / "data"))

@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from extractors.novel import attribution, evaluate, pdnc  # noqa: E402
+from extractors.novel.attribution import attributor as attribution  # noqa: E402
+from extractors.novel.evaluation import evaluate  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
 from extractors.novel.extract import extract_novel  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "pdnc" / "data"))

@@ -1,6 +1,6 @@
 """Leave-one-book-out check of the conversation model's weights (rule attribution on PDNC).
 
-The 16 weights of `extractors/novel/conversation.Weights` were fitted by coordinate search. This
+The 16 weights of `extractors/novel/attribution/conversation.Weights` were fitted by coordinate search. This
 script refits them on ONE book and scores the OTHER with the fitted weights, from a neutral
 start (the hand-set weights before any fitting), and prints:
 
@@ -25,11 +25,11 @@ from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from extractors.novel import pdnc  # noqa: E402
-from extractors.novel.attribution import Attributor  # noqa: E402
-from extractors.novel.conversation import Weights  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
+from extractors.novel.attribution.attributor import Attributor  # noqa: E402
+from extractors.novel.attribution.conversation import Weights  # noqa: E402
 from extractors.novel.extract import analyse, read_novel  # noqa: E402
-from extractors.novel.names import NameIndex  # noqa: E402
+from extractors.novel.cast.names import NameIndex  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "pdnc" / "data"))
 BOOKS = ["PrideAndPrejudice", "AlicesAdventuresInWonderland"]

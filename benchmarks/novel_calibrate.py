@@ -1,4 +1,4 @@
-"""Fit the confidence calibration of rule attribution (`extractors/novel/calibration.py`) on the PDNC
+"""Fit the confidence calibration of rule attribution (`extractors/novel/attribution/calibration.py`) on the PDNC
 dev novels, and report it leave-one-book-out.
 
 Usage: python benchmarks/novel_calibrate.py [--target 0.92] [--write]
@@ -6,7 +6,7 @@ Usage: python benchmarks/novel_calibrate.py [--target 0.92] [--write]
 Four books are held out (benchmarks/pdnc_split.json) for measurement: they are reported apart, with tables fitted on
 the other eight only (what a novel nobody tuned on gets). The shipped tables use all twelve (more data for users).
 Prints: the rule precision table and the turn-taking weights fitted on all twelve books (`--write` writes them to
-`extractors/novel/data/calibration.json`, which calibration.py loads), then for each book the figures when
+`extractors/novel/data/calibration.json`, which attribution/calibration.py loads), then for each book the figures when
 calibration and hold are fitted on the OTHER books only (the hold: the lowest that keeps precision >= target on every one of them), the same
 calibration at the fixed hold 0.88 and at the book's own hold (`calibration.book_hold`, the default; from
 `calibration.CONFIGURED_CEILING` down, as the gold cast is a configured one),
@@ -23,7 +23,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from extractors.novel import attribution, calibration, evaluate, pdnc  # noqa: E402
+from extractors.novel.attribution import attributor as attribution  # noqa: E402
+from extractors.novel.attribution import calibration  # noqa: E402
+from extractors.novel.evaluation import evaluate  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
 from extractors.novel.extract import analyse, extract_novel, read_novel  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdnc" / "data"))

@@ -18,10 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from extractors.characters import normalize_name  # noqa: E402
-from extractors.novel import evaluate, pdnc  # noqa: E402
-from extractors.novel.cast import discover_cast  # noqa: E402
+from extractors.novel.evaluation import evaluate  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
-from extractors.novel.names import NameIndex  # noqa: E402
+from extractors.novel.cast.names import NameIndex  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdnc" / "data"))
 

@@ -20,8 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from extractors.characters import AliasResolver  # noqa: E402
-from extractors.novel import attribution, evaluate, pdnc  # noqa: E402
-from extractors.novel.calibration import book_hold, own_hold_ceiling  # noqa: E402
+from extractors.novel.attribution import attributor as attribution  # noqa: E402
+from extractors.novel.evaluation import evaluate  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
+from extractors.novel.attribution.calibration import book_hold, own_hold_ceiling  # noqa: E402
 from extractors.novel.extract import extract_novel  # noqa: E402
 
 D = Path(os.environ.get("PDNC_DIR", Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pdnc" / "data"))

@@ -25,10 +25,10 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from extractors.novel.evaluate import match, score  # noqa: E402
+from extractors.novel.evaluation.evaluate import match, score  # noqa: E402
 from extractors.novel.extract import extract_novel  # noqa: E402
-from extractors.novel.kor_llm import llm_attribute  # noqa: E402
-from extractors.novel.pdnc import load_characters, load_quotes  # noqa: E402
+from extractors.novel.llm.kor import llm_attribute  # noqa: E402
+from extractors.novel.evaluation.pdnc import load_characters, load_quotes  # noqa: E402
 
 
 def squash(s: str) -> str:

@@ -23,8 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from extractors.novel import evaluate, pdnc  # noqa: E402
-from extractors.novel.cast_others import complete_cast  # noqa: E402
+from extractors.novel.evaluation import evaluate  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
+from extractors.novel.cast.others import complete_cast  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 from novel_generalisation import purity  # noqa: E402
 

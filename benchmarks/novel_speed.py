@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from extractors.novel.cast import discover_cast  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"

@@ -31,7 +31,10 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from extractors.novel import conversation as CV, evaluate, pdnc, turns as T  # noqa: E402
+from extractors.novel.attribution import conversation as CV  # noqa: E402
+from extractors.novel.evaluation import evaluate  # noqa: E402
+from extractors.novel.evaluation import pdnc  # noqa: E402
+from extractors.novel.attribution import turns as T  # noqa: E402
 from extractors.novel.extract import analyse, read_novel  # noqa: E402
 from novel_calibrate import D  # noqa: E402
 
@@ -212,7 +215,8 @@ SHIPPED_SUGGEST = dict(T.ConversationMixin.SUGGEST)
 def nested(books: list[Path], xs: dict[str, torch.Tensor | None]) -> None:
     """Production figures per book with its weights: calibration refitted and hold chosen on the other books."""
     import novel_calibrate as NC
-    from extractors.novel import attribution, calibration
+    from extractors.novel.attribution import attributor as attribution
+    from extractors.novel.attribution import calibration
     calibration.ACTIVE = False
     accs, precs, d_accs, d_precs = [], [], [], []
     for b in books:

@@ -4,7 +4,7 @@ a look at its speakers.
 
 Run: `python benchmarks/novel_zh.py [--misses] [--speed[=40]]` (`--speed`: the 三国演义 sample
 concatenated 40 times, about 3 MB, timed). The cast is discovered (`discover_cast(text, "zh")`);
-the labels are scored by `extractors/novel/cue_labels.py` (what `rolecorpus eval attribution --gold
+the labels are scored by `extractors/novel/evaluation/cue_labels.py` (what `rolecorpus eval attribution --gold
 DIR` does for a folder of a novel and its `label_*.txt`). Prints:
 accuracy on cues with a gold speaker, coverage (a speaker given), precision (right among given),
 gold-None cues given a speaker, per half of the labels, and seconds; then the same in traditional characters
@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from extractors.novel.cast import discover_cast  # noqa: E402
-from extractors.novel.cue_labels import load_labels, same_surface, score  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
+from extractors.novel.evaluation.cue_labels import load_labels, same_surface, score  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 
 HONGLOU = ROOT.parent / "shared" / "corpora" / "honglou"
@@ -117,7 +117,7 @@ def run_speed(times: int) -> None:
 
 
 def main() -> None:
-    from extractors.novel.cast_zh import _pseg
+    from extractors.novel.cast.zh.discover import _pseg
 
     t0 = time.perf_counter()
     _pseg()

@@ -1,4 +1,4 @@
-"""Fit the confidences of the Chinese exchange rules (`extractors/novel/zh_modern.py`) and write them to
+"""Fit the confidences of the Chinese exchange rules (`extractors/novel/attribution/zh_modern.py`) and write them to
 `extractors/novel/data/zh_turns.json`.
 
 Run: `python benchmarks/zh_fit.py`. On the design part of the 平凡的世界 cues (the first `zh_modern.DESIGN`; the rest
@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.zh_modern import DESIGN, WP2021  # noqa: E402
-from extractors.novel import zh_modern  # noqa: E402
+from extractors.novel.attribution import zh_modern  # noqa: E402
 from extractors.novel.analysis import analyse  # noqa: E402
-from extractors.novel.cast import discover_cast  # noqa: E402
-from extractors.novel.cue_labels import align, load_labels  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
+from extractors.novel.evaluation.cue_labels import align, load_labels  # noqa: E402
 from extractors.novel.extract import read_novel  # noqa: E402
 
 ROUNDS = 4
@@ -61,7 +61,7 @@ def main() -> None:
         print(f"round {r + 1}: " + ", ".join(f"{k} {right[k]}/{given[k]} -> {conf[k]}" for k in zh_modern.RULES))
         table.parent.mkdir(parents=True, exist_ok=True)
         table.write_text(json.dumps({
-            "about": "precision of each exchange rule of zh_modern.py on the design cues of 平凡的世界 "
+            "about": "precision of each exchange rule of attribution/zh_modern.py on the design cues of 平凡的世界 "
                      "(wp2021, the first %d), (right + 1) / (given + 2); written by benchmarks/zh_fit.py" % DESIGN,
             "confidence": conf, "given": dict(given), "right": dict(right)}, ensure_ascii=False, indent=1) + "\n",
             encoding="utf-8")

@@ -2,7 +2,7 @@
 speech cues of `shared/corpora/wp2021`) and 红楼梦 chapters 1-8 (`shared/corpora/honglou`).
 
 Run: `python benchmarks/zh_modern.py [--misses[=N]] [--cast]`. The cast is discovered (`discover_cast(text, "zh")`),
-the cues scored by `extractors/novel/cue_labels.py`. The 2,000 平凡的世界 cues are split in order: the first
+the cues scored by `extractors/novel/evaluation/cue_labels.py`. The 2,000 平凡的世界 cues are split in order: the first
 `DESIGN` (1,500) are the design part, the rest the held-out part, looked at only to check a change. Prints
 accuracy (right among cues with a gold speaker), coverage, precision (right among given) and the accuracy on
 the cues the dataset marks `explicit` (the speaker named in the context), for each part and for 红楼梦 1-8.
@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from extractors.novel.cast import discover_cast  # noqa: E402
-from extractors.novel.cue_labels import load_labels, same_surface, score  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
+from extractors.novel.evaluation.cue_labels import load_labels, same_surface, score  # noqa: E402
 from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import pipeline.cli  # noqa: F401  (registers the commands)
 from extractors.characters import load_character, normalize_name
-from extractors.novel import pdnc
-from extractors.novel.cast import discover_cast
+from extractors.novel.evaluation import pdnc
+from extractors.novel.cast.discover import discover_cast
 from extractors.novel.extract import extract_novel, read_novel
 from pipeline.cli_app import app
 
@@ -137,9 +137,9 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     alternation, and turn-taking guesses for thinly named members are scaled below the fixed hold)."""
     import importlib.util
 
-    from extractors.novel import evaluate
+    from extractors.novel.evaluation import evaluate
     from extractors.novel.extract import extract_novel
-    from extractors.novel.pdnc import load_quotes
+    from extractors.novel.evaluation.pdnc import load_quotes
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "novel_discovered.py"
     spec = importlib.util.spec_from_file_location("novel_discovered", path)
@@ -189,7 +189,7 @@ def test_title_after_of_or_an_inner_quote_stays_with_its_name():
     """`the kindness of Mr. Pollard` and `'Mr. Pollard is here'` (a quotation inside a quotation) are mentions of
     `Mr. Pollard`, not of a bare `Pollard` (`of` is no name particle before a title; an opening single quote
     is no apostrophe inside a word)."""
-    from extractors.novel.cast_en_scan import _Scan
+    from extractors.novel.cast.en.scan import _Scan
 
     scan = _Scan("We owe it to the kindness of Mr. Pollard. \"I wrote: 'Mr. Pollard is here.'\" Then Mr. Pollard came"
                  " with Lady Anne de Vere, and the house of van der Meer stood empty.")
@@ -354,7 +354,7 @@ def test_a_mr_or_miss_joins_the_one_full_name_of_that_surname(pdnc):
 
 _LINES_DIGEST = """
 import hashlib, json, sys
-from extractors.novel.cast import discover_cast
+from extractors.novel.cast.discover import discover_cast
 from extractors.novel.extract import extract_novel, read_novel
 path = sys.argv[1]
 text = read_novel(path)

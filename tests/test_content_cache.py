@@ -7,7 +7,7 @@ import json
 import numpy as np
 
 from extractors.cache import ContentCache, content_key
-from extractors.novel.llm_cache import AnswerCache, cache_key
+from extractors.novel.llm.cache import AnswerCache, cache_key
 from pipeline.embedders import CachedEmbedder, VectorCache
 
 

@@ -73,7 +73,7 @@ def test_sanguo_sample_gives_liubei_many_lines(samples, repo):
 
 
 def test_conversation_model_alternates_and_uses_vocatives():
-    from extractors.novel.conversation import OTHER, Turn, decode
+    from extractors.novel.attribution.conversation import OTHER, Turn, decode
 
     gender = {"a": "female", "b": "male"}
     turns = [Turn(fixed="a"), Turn(), Turn(), Turn(vocatives={"a"}), Turn(gender="female")]
@@ -87,7 +87,7 @@ def test_conversation_model_alternates_and_uses_vocatives():
 
 
 def test_unsure_guesses_are_held_not_emitted(tmp_path):
-    from extractors.novel.attribution import Attributor
+    from extractors.novel.attribution.attributor import Attributor
 
     text = ('Elizabeth and Jane sat together.\n\n"Is it late?"\n\n"Not yet."\n\n"Then stay."\n')
     held = dialogue(tmp_path, text, [ELIZA, JANE])
@@ -103,7 +103,7 @@ def test_unsure_guesses_are_held_not_emitted(tmp_path):
 
 
 def test_kinship_from_names_resolves_family_tags(tmp_path):
-    from extractors.novel.kinship import Kinship
+    from extractors.novel.attribution.kinship import Kinship
 
     mrs = Character(id="mrs_bennet", name="Mrs. Bennet", series="t", aliases=["Bennet"], gender="female")
     mr = Character(id="mr_bennet", name="Mr. Bennet", series="t", gender="male")
@@ -128,7 +128,7 @@ def test_turn_taking_for_a_thinly_named_discovered_member_is_held(tmp_path):
     A configured character (`mentions` None) keeps them, and so does a member named often."""
     from dataclasses import replace
 
-    from extractors.novel.attribution import THIN_MENTIONS
+    from extractors.novel.attribution.attributor import THIN_MENTIONS
 
     text = ('"Lizzy, will you walk?" said Jane.\n\n"Gladly, Jane," said Elizabeth.\n\n'
             '"Then come at once."\n\n"I am coming."\n\n"Make haste, Lizzy!"\n')
@@ -146,8 +146,8 @@ def test_turn_taking_for_a_thinly_named_discovered_member_is_held(tmp_path):
 def test_epithet_consistency_counts_a_noun_tag_across_the_book():
     """Each noun-tag turn guess learns how often the book's guesses for the same words (`the girl`, any spacing or
     case) went to the same person; pronoun tags and other rules are left alone."""
-    from extractors.novel.calibration import epithet_consistency, turn_vector
-    from extractors.novel.speaker_guess import Attribution
+    from extractors.novel.attribution.calibration import epithet_consistency, turn_vector
+    from extractors.novel.attribution.speaker_guess import Attribution
 
     def guess(speaker, surface, form="noun"):
         return Attribution(speaker, 0.5, "explicit-verb", "verb-noun/conv", surface, turn_features={"tag_form": form})
@@ -174,8 +174,8 @@ def _features() -> dict:
 def test_address_form_usage_learns_who_says_what_from_named_quotes():
     """`Lizzy` said three times in quotes whose tag names Mr. Bennet or Jane: an untagged `Lizzy` quote guessed as
     Jane was seen using it, one guessed as Charlotte never; a form said fewer than three times teaches nothing."""
-    from extractors.novel.calibration import address_form_usage
-    from extractors.novel.speaker_guess import Attribution
+    from extractors.novel.attribution.calibration import address_form_usage
+    from extractors.novel.attribution.speaker_guess import Attribution
 
     def named(speaker, forms):
         return Attribution(speaker, 0.99, "explicit-verb", "verb-name", speaker, address_forms=set(forms))

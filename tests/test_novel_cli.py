@@ -265,7 +265,8 @@ def test_one_configured_character_gets_only_her_own_words(tmp_path, pdnc):
     too (`cast_others`), so Mr. Darcy's or Jane's words are not given to her: their lines carry a `name` and no
     speaker. Measured: the lines given to Elizabeth are hers 0.979 of the time (0.603 when she alone was
     attributed), as many as 0.59 of her gold quotations."""
-    from extractors.novel import evaluate, pdnc as gold_io
+    from extractors.novel.evaluation import evaluate
+    from extractors.novel.evaluation import pdnc as gold_io
 
     root = tmp_path / "proj"
     (root / "configs" / "characters").mkdir(parents=True)
@@ -291,7 +292,7 @@ def test_a_configured_narrator_keeps_said_i_when_others_are_found(pdnc):
     gives him: the discovered narrator (Hastings) is not added as one of the others, so `said I` stays with the
     configured narrator; Poirot's lines are still his."""
     from extractors.characters import Character
-    from extractors.novel.cast_others import others_for
+    from extractors.novel.cast.others import others_for
     from extractors.novel.extract import extract_novel, read_novel
 
     path = pdnc / "TheMysteriousAffairAtStyles" / "novel_text.txt"
@@ -315,7 +316,8 @@ def test_the_narrator_is_found_when_the_configuration_does_not_say(tmp_path, pdn
     weights: Poirot's interview of Annie, whom the cast found in the text lacks, now goes to Hastings by alternation).
     Since session 39 a configured cast's own hold starts at 0.83, not 0.88: 411 lines, 362 his (0.881); the 22 more
     kept are 12 right, 10 wrong (mostly the Annie interview)."""
-    from extractors.novel import evaluate, pdnc as gold_io
+    from extractors.novel.evaluation import evaluate
+    from extractors.novel.evaluation import pdnc as gold_io
 
     root = tmp_path / "proj"
     (root / "configs" / "characters").mkdir(parents=True)

@@ -13,8 +13,8 @@ import math
 import random
 from pathlib import Path
 
-from extractors.novel import conversation
-from extractors.novel.conversation import OTHER, Turn, Weights, _emission, _lse, decode
+from extractors.novel.attribution import conversation
+from extractors.novel.attribution.conversation import OTHER, Turn, Weights, _emission, _lse, decode
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
@@ -111,8 +111,8 @@ def test_decode_equals_the_plain_loop_on_random_exchanges():
 
 
 def test_decode_equals_the_plain_loop_on_alices_exchanges(monkeypatch):
-    from extractors.novel import turns as turns_module
-    from extractors.novel.cast import discover_cast
+    from extractors.novel.attribution import turns as turns_module
+    from extractors.novel.cast.discover import discover_cast
     from extractors.novel.extract import extract_novel, read_novel
 
     calls = []
@@ -133,10 +133,10 @@ def test_decode_equals_the_plain_loop_on_alices_exchanges(monkeypatch):
 def test_tag_neighbours_equal_the_walk_over_the_paragraph():
     """`_tag` finds a quote's narration bounds from per-paragraph running max/min (a one-line text is one
     paragraph of thousands of quotes: the walk it replaced was quadratic); the bounds must be the walk's."""
-    from extractors.novel.attribution import Attributor
-    from extractors.novel.chapters import split_paragraphs
-    from extractors.novel.names import NameIndex
-    from extractors.novel.quotes import find_quotes
+    from extractors.novel.attribution.attributor import Attributor
+    from extractors.novel.text.chapters import split_paragraphs
+    from extractors.novel.cast.names import NameIndex
+    from extractors.novel.text.quotes import find_quotes
 
     line = "“Hello there, Tom,” said Mary. “Good day to you, Mary,” Tom replied. She nodded. “Come,” she said. "
     for text in ((SAMPLES / "alice29.txt").read_text(encoding="utf-8"), line * 300):

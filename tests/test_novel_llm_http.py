@@ -14,7 +14,7 @@ import pytest
 
 from extractors.characters import slug
 from extractors.llm import chat_model_from_env
-from extractors.novel.kor_llm import llm_attribute
+from extractors.novel.llm.kor import llm_attribute
 
 from cli_asserts import interruptible
 from novel_llm_helpers import build_lines, gold_llm_server, load_characters, load_gold
@@ -102,7 +102,7 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from novel_llm_helpers import build_lines, load_characters, load_gold
 from extractors.llm import chat_model_from_env
-from extractors.novel.kor_llm import llm_attribute
+from extractors.novel.llm.kor import llm_attribute
 book = Path(sys.argv[2])
 text = (book / "novel_text.txt").read_text(encoding="utf-8")[:9000]
 gold = load_gold(book, 9000)

@@ -20,8 +20,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from extractors.characters import Character, slug
 from extractors.errors import InputError
-from extractors.novel.kor_llm import llm_attribute
-from extractors.novel.llm_chunks import make_chunks, render_chunk
+from extractors.novel.llm.kor import llm_attribute
+from extractors.novel.llm.chunks import make_chunks, render_chunk
 from extractors.records import Line
 
 from novel_llm_helpers import GoldFakeChatModel, build_lines, kor_answer, load_characters, load_gold
@@ -171,7 +171,7 @@ def test_chunks_end_at_paragraphs_and_never_split_a_quotation(pdnc):
     gold = load_gold(d, len(text))
     lines = build_lines(text, gold)
     chunks = make_chunks(text, lines, 1500)
-    from extractors.novel.llm_chunks import count_tokens
+    from extractors.novel.llm.chunks import count_tokens
 
     assert chunks[0].start == 0 and chunks[-1].end == len(text)
     assert all(a.end == b.start for a, b in zip(chunks, chunks[1:]))

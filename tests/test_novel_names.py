@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from extractors.characters import Character
 from extractors.novel.extract import extract_novel
-from extractors.novel.names import NameIndex
+from extractors.novel.cast.names import NameIndex
 
 
 def test_surname_and_first_name_forms():
@@ -59,7 +59,7 @@ def test_a_title_only_name_before_a_longer_name_is_its_title(tmp_path):
 def test_a_description_in_the_list_names_nobody_by_its_first_word(pdnc):
     """PDNC lists descriptions beside names (`His Father'S Chauffeur`, `Her Sister`, `Alice'S Sister`, `One Of The
     Policemen`): their words alone are no names, or every `His`/`Her`/`One` opening a sentence is that person."""
-    from extractors.novel import pdnc as pdnc_mod
+    from extractors.novel.evaluation import pdnc as pdnc_mod
 
     for book, words in [("HowardsEnd", ("His", "Chauffeur")), ("AlicesAdventuresInWonderland", ("Her", "Sister")),
                         ("TheInvisibleMan", ("One", "Policemen"))]:
@@ -72,7 +72,7 @@ def test_a_description_in_the_list_names_nobody_by_its_first_word(pdnc):
 def test_the_start_of_a_possessive_name_is_no_mention(pdnc):
     """`with all Lawrence Lefferts's practised glibness, while she listened …, saying:` (The Age of Innocence): the
     possessive is nobody's mention, and neither is its `Lawrence` alone (before, the line went to Lefferts)."""
-    from extractors.novel import pdnc as pdnc_mod
+    from extractors.novel.evaluation import pdnc as pdnc_mod
 
     d = pdnc / "TheAgeOfInnocence"
     text = (d / "novel_text.txt").read_text(encoding="utf-8")

@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from extractors.novel import evaluate, pdnc as gold_io
-from extractors.novel.cast_others import complete_cast
+from extractors.novel.evaluation import evaluate
+from extractors.novel.evaluation import pdnc as gold_io
+from extractors.novel.cast.others import complete_cast
 from extractors.novel.extract import extract_novel, read_novel
 
 # measured with the three most quoted gold characters configured (benchmarks/novel_others.py): precision of their
@@ -82,8 +83,8 @@ def test_mr_and_a_surname_name_a_man_configured_by_his_full_name():
     """`Mr. Gradgrind` is the man configured as `Thomas Gradgrind`; `Mr. Thomas` (a young master's name) and
     `Mrs. Gradgrind` are not; nor is `Mr. Bennet` the woman configured as `Elizabeth Bennet`."""
     from extractors.characters import Character
-    from extractors.novel.cast_others import configured_resolver
-    from extractors.novel.names import NameIndex
+    from extractors.novel.cast.others import configured_resolver
+    from extractors.novel.cast.names import NameIndex
 
     chars = [Character(id="gradgrind", name="Thomas Gradgrind", series="w", gender="male"),
              Character(id="lizzy", name="Elizabeth Bennet", series="w", gender="female")]

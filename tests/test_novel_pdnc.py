@@ -12,7 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from extractors.novel import evaluate, pdnc as pdnc_mod
+from extractors.novel.evaluation import evaluate
+from extractors.novel.evaluation import pdnc as pdnc_mod
 from extractors.novel.extract import extract_novel
 
 # measured at the default (the book's own) hold: overall accuracy, overall precision, Explicit precision
@@ -144,7 +145,7 @@ def test_a_book_whose_sure_guesses_leave_room_keeps_more_and_stays_precise(pdnc)
     at the fixed hold 0.88, so it goes down to the floor, 0.7, and keeps more (accuracy 0.834 -> 0.898) while precision
     stays above 0.97; The Age of Innocence has no margin and keeps the configured cast's ceiling, 0.83
     (`calibration.CONFIGURED_CEILING`). A hold given by the user is kept as given."""
-    from extractors.novel.calibration import book_hold
+    from extractors.novel.attribution.calibration import book_hold
 
     def run(book, hold=None):
         d = pdnc / book
@@ -171,8 +172,8 @@ def test_a_discovered_cast_keeps_the_stricter_ceiling(pdnc):
     right less often with it (PDNC dev books: 0.956 against 0.964). The Age of Innocence has no margin: its gold cast
     keeps 0.83, its discovered cast 0.88."""
     from extractors.characters import Character
-    from extractors.novel.calibration import CONFIGURED_CEILING, own_hold_ceiling
-    from extractors.novel.cast import discover_cast
+    from extractors.novel.attribution.calibration import CONFIGURED_CEILING, own_hold_ceiling
+    from extractors.novel.cast.discover import discover_cast
     from extractors.novel.extract import read_novel
 
     found = [Character(id="x", name="X", series="w", mentions=40), Character(id="y", name="Y", series="w", mentions=3)]
@@ -196,8 +197,8 @@ def test_mr_x_said_to_the_son_is_said_to_father_or_son(pdnc):
     hold starts at 0.83 (session 39: Cecil Vyse 3)."""
     from collections import Counter
 
-    from extractors.novel.kinship import Kinship
-    from extractors.novel.names import NameIndex
+    from extractors.novel.attribution.kinship import Kinship
+    from extractors.novel.cast.names import NameIndex
 
     d = pdnc / "ARoomWithAView"
     chars = pdnc_mod.load_characters(d)

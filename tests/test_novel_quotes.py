@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from extractors.characters import Character
-from extractors.novel.chapters import split_chapters, split_paragraphs
+from extractors.novel.text.chapters import split_chapters, split_paragraphs
 from extractors.novel.extract import extract_novel
-from extractors.novel.quotes import detect_style, find_quotes
+from extractors.novel.text.quotes import detect_style, find_quotes
 
 
 def quotes_of(text: str):

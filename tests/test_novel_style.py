@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from extractors.characters import Character
 from extractors.novel.extract import analyse
-from extractors.novel.speaker_style import MIN_LINES, StyleModel
+from extractors.novel.attribution.speaker_style import MIN_LINES, StyleModel
 
 
 def test_style_model_prefers_the_speaker_whose_words_these_are():
@@ -38,7 +38,7 @@ def test_untagged_turns_carry_the_style_verdict():
 def test_style_is_an_emission_of_the_turn_model():
     """After a tagged turn of A, an untagged turn could be B's or C's alike; the style model's verdict on its words
     decides between them (and never outweighs alternation: A stays unlikely)."""
-    from extractors.novel.conversation import Turn, decode
+    from extractors.novel.attribution.conversation import Turn, decode
 
     def post(style):
         return decode([Turn(fixed="a"), Turn(style=style)], ["a", "b", "c"], {"a": "male", "b": "female", "c": "female"})[1]

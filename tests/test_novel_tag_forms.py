@@ -6,7 +6,7 @@ hard-wrapped text with long speeches."""
 from __future__ import annotations
 
 from extractors.characters import Character
-from extractors.novel.chapters import hard_wrapped, split_paragraphs
+from extractors.novel.text.chapters import hard_wrapped, split_paragraphs
 from extractors.novel.extract import extract_novel
 
 MARILLA = Character(id="marilla", name="Marilla Cuthbert", series="t", aliases=["Marilla"], gender="female")

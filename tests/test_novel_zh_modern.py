@@ -12,10 +12,10 @@ import pytest
 
 from conftest import SHARED, gold_dir
 from extractors.characters import Character
-from extractors.novel.cast import discover_cast
-from extractors.novel.cast_zh import post_tag_clause, tag_subjects
+from extractors.novel.cast.discover import discover_cast
+from extractors.novel.cast.zh.discover import post_tag_clause, tag_subjects
 from extractors.novel.extract import analyse, read_novel
-from extractors.novel.zh_modern_names import name_at, name_forms
+from extractors.novel.cast.zh.modern_names import name_at, name_forms
 
 REPO = Path(__file__).resolve().parent.parent
 WP2021 = Path(os.environ.get("WP2021_DIR", SHARED / "corpora" / "wp2021"))

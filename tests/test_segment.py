@@ -145,7 +145,7 @@ def test_someone_named_but_not_configured_prompts_a_story():
 def test_the_story_floor_for_tag_guesses_is_the_novel_fixed_hold():
     """`Params.tag_floor` repeats the novel extractor's fixed hold (the segment stage may not import the extractor's
     code): the two must not drift apart, or a book's own lower hold would put less sure tag guesses into stories."""
-    from extractors.novel.attribution import DEFAULT_MIN_CONFIDENCE
+    from extractors.novel.attribution.attributor import DEFAULT_MIN_CONFIDENCE
     from pipeline.segment import Params
 
     assert Params().tag_floor == DEFAULT_MIN_CONFIDENCE

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from extractors.novel import pdnc as pdnc_mod
+from extractors.novel.evaluation import pdnc as pdnc_mod
 from extractors.novel.extract import extract_novel
 
 

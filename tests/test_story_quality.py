@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 import pipeline.cli  # noqa: F401  (registers the commands)
 from extractors.characters import AliasResolver, Character
-from extractors.novel.chapters import split_chapters
+from extractors.novel.text.chapters import split_chapters
 from extractors.novel.extract import extract_novel, read_novel
-from extractors.novel.speech_tags import VERBS_EN
+from extractors.novel.text.speech_tags import VERBS_EN
 from extractors.records import Line
 from pipeline.segment import Params, Segmenter
 from pipeline.stories import (NARRATOR, SPEECH_VERBS_EN, UNATTRIBUTED, UNATTRIBUTED_JA, UNATTRIBUTED_ZH, Story, is_cue,
@@ -290,8 +290,8 @@ def test_a_word_quoted_in_narration_stays_narration(tmp_path):
 
 
 def test_the_sanguo_sample_banner_is_no_line():
-    from extractors.novel.chapters import split_paragraphs
-    from extractors.novel.quotes import find_quotes
+    from extractors.novel.text.chapters import split_paragraphs
+    from extractors.novel.text.quotes import find_quotes
 
     text = read_novel(REPO / "data" / "samples" / "sanguo_1-15.txt")
     quoted = [q.text(text) for q in find_quotes(text, split_paragraphs(text))]

@@ -1,5 +1,9 @@
 """The novel source kind: chapters -> quotations -> speakers (rules, then optionally an LLM) -> line records.
 
+Rooms: `text` (chapters, quotations, the simplified-Chinese copy), `cast` (who is in the book), `attribution` (who
+says each quotation), `llm` (the optional LLM pass), `evaluation` (scoring against gold data); `extract.py` is the
+one entry point, `extractor.py` the kind behind the extractor contract.
+
 What code outside this folder may use is exported here (imported on first use, so `import extractors.novel` stays
 cheap); everything else is this kind's own.
 """
@@ -9,14 +13,14 @@ from __future__ import annotations
 import importlib
 
 _PUBLIC = {
-    "CastMember": "cast", "discover_cast": "cast",
-    "configured_matches": "cast_others",
+    "CastMember": "cast.member", "discover_cast": "cast.discover",
+    "configured_matches": "cast.others",
     "detect_language": "extract", "extract_novel": "extract", "read_novel": "extract",
     "LLMChoice": "extractor", "configured_for": "extractor",
-    "written_forms": "zh_script",
-    "load_cue_labels": ("cue_labels", "load_labels"), "score_cues": ("cue_labels", "score"),
-    "score_quotes": ("evaluate", "score"),
-    "load_pdnc_characters": ("pdnc", "load_characters"), "load_pdnc_quotes": ("pdnc", "load_quotes"),
+    "written_forms": "text.simplified",
+    "load_cue_labels": ("evaluation.cue_labels", "load_labels"), "score_cues": ("evaluation.cue_labels", "score"),
+    "score_quotes": ("evaluation.evaluate", "score"),
+    "load_pdnc_characters": ("evaluation.pdnc", "load_characters"), "load_pdnc_quotes": ("evaluation.pdnc", "load_quotes"),
 }
 __all__ = sorted(_PUBLIC)
 

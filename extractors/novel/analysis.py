@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from extractors.characters import Character
 
-from .attribution import Attribution, Attributor
-from .chapters import conversation_chapters, split_chapters, split_paragraphs
-from .names import NameIndex
-from .quotes import Quote, detect_style, find_quotes
-from .zh_script import simplified_view
+from .attribution.attributor import Attribution, Attributor
+from .text.chapters import conversation_chapters, split_chapters, split_paragraphs
+from .cast.names import NameIndex
+from .text.quotes import Quote, detect_style, find_quotes
+from .text.simplified import simplified_view
 
 
 def analyse(text: str, characters: list[Character], language: str, min_confidence: float | None = None

@@ -25,9 +25,9 @@ from extractors.text import mask_gutenberg
 from extractors.textio import read_text
 
 from .analysis import analyse
-from .attribution import Attribution
-from .cast_others import mark_narrator
-from .quotes import Quote, uncovered
+from .attribution.attributor import Attribution
+from .cast.others import mark_narrator
+from .text.quotes import Quote, uncovered
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def _quote_line(text: str, work: str, src: str, index: int, q: Quote, a: Attribu
 def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwargs: dict | None,
               attrs: list[Attribution], q_line: dict[int, int], names: dict) -> list[Line]:
     """The LLM for the quotes the rules left unresolved; what it leaves falls back to the held rule guess."""
-    from .kor_llm import llm_attribute
+    from .llm.kor import llm_attribute
 
     kw = dict(llm_kwargs or {})
     cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))

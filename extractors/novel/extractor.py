@@ -16,11 +16,11 @@ from typing import ClassVar, Iterator, Optional
 
 from pydantic import Field, field_validator
 
-from ..characters import Character
-from ..contract import ExtractContext, ExtractOptions
-from ..records import Line
-from .attribution import DEFAULT_MIN_CONFIDENCE
-from .calibration import BUDGET_FLOOR, CONFIGURED_CEILING
+from extractors.characters import Character
+from extractors.contract import ExtractContext, ExtractOptions
+from extractors.records import Line
+from .attribution.attributor import DEFAULT_MIN_CONFIDENCE
+from .attribution.calibration import BUDGET_FLOOR, CONFIGURED_CEILING
 
 MIN_CONFIDENCE_HELP = (
     "The hold: a speaker guess less sure than this is left unattributed (with --llm, sent to the LLM). Default "
@@ -61,8 +61,8 @@ def characters_for(configured: dict[str, Character], work: str, path: Path, text
     attributed too, so their words go to nobody configured). What the configuration leaves out is taken from the
     cast found in the text (`cast_others.complete_cast`: more names, the gender, the first-person narrator). A
     character configured for another work is never used: its names would match strangers."""
-    from .cast import discover_cast
-    from .cast_others import complete_cast
+    from .cast.discover import discover_cast
+    from .cast.others import complete_cast
     from .extract import detect_language
 
     mine = configured_for(configured, work, path)

@@ -1,7 +1,7 @@
 """Rule-based speaker attribution for the quotations of a novel (no network, deterministic).
 
-Stages (docs/novel.md, "The attribution's stages"): speech tags (`explicit_tags.py`), pronoun and noun tags,
-turn-taking over each exchange (`turns.py`, `conversation.py`), leftover pronoun tags, then the hold: a guess below
+Stages (docs/novel.md, "The attribution's stages"): speech tags (`attribution/explicit_tags.py`), pronoun and noun tags,
+turn-taking over each exchange (`attribution/turns.py`, `attribution/conversation.py`), leftover pronoun tags, then the hold: a guess below
 `min_confidence` (by default the book's own, `calibration.book_hold`) keeps speaker None and goes to the LLM pass
 when there is one. Each attributed quote carries a calibrated confidence and an evidence tag.
 """
@@ -15,13 +15,13 @@ from extractors.characters import normalize_name
 from .calibration import book_hold, calibrate, own_hold_ceiling
 from .explicit_tags import TagMixin
 from .kinship import KIN_NOUNS, Kinship
-from .names import Mention, NameIndex
+from ..cast.names import Mention, NameIndex
 from .pronouns import PronounMixin
-from .quotes import Quote, uncovered
-from .speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re-exported: the speech verbs)
+from ..text.quotes import Quote, uncovered
+from ..text.speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re-exported: the speech verbs)
 from .speaker_guess import Attribution
 from .turns import ConversationMixin
-from .zh_attribution import ZhMixin
+from .zh import ZhMixin
 
 # forms of address that are not names (some character lists carry "Sir" or "Madam" as characters)
 ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "lady", "lord", "my lord", "my lady",
@@ -29,7 +29,7 @@ ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "l
                  "brother", "child", "boy", "girl", "dear", "love", "darling", "your majesty", "your ladyship",
                  "your honour", "your honor", "gentlemen", "ladies", "sire", "dame"}
 
-# The default hold (see 5. above), over confidences calibrated on the twelve PDNC dev novels (calibration.py): stricter
+# The default hold (see 5. above), over confidences calibrated on the twelve PDNC dev novels (attribution/calibration.py): stricter
 # than the lowest hold that keeps precision >= 0.92 on every one of them, so that a held-out book stays near 0.95 and
 # the stories a user holds stay pure (figures: docs/benchmarks.md, `benchmarks/novel_calibrate.py`). It is also the
 # ceiling of a discovered cast's own hold (`calibration.book_hold`, the default when no hold is given; a configured
@@ -198,7 +198,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
                     if self.quotes[j].para == self.quotes[i].para:
                         self.turn_of.setdefault(j, (r, k))
         if self.lang == "zh":
-            return self._zh_run(res)  # Chinese: see zh_attribution.py
+            return self._zh_run(res)  # Chinese: see attribution/zh.py
         self._same_paragraph(res)
         self._conversations(res)
         self._leftover_pronouns(res)

@@ -38,7 +38,7 @@ FAMILY_WEIGHT = 10.0
 
 ACTIVE = True  # switched off by the calibration benchmark to see the raw rule confidences
 
-TABLES = Path(__file__).resolve().parent / "data" / "calibration.json"
+TABLES = Path(__file__).resolve().parent.parent / "data" / "calibration.json"
 
 
 def load_tables(path: Path = TABLES) -> tuple[dict[str, float], dict[str, float]]:

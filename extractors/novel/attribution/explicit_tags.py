@@ -1,8 +1,8 @@
 """Rules 1 and 2 of the attribution: the speech tag of a quotation (`TagMixin`, mixed into `Attributor`).
 
-A tag after the quote or between two parts of one utterance (`tags_after.py`), in the narration before it or ending
-the paragraph before (`tags_before.py`); names give the speaker (`explicit-verb`), pronouns and noun phrases
-(`said she`, `cried her mother`) the gender the speaker must have. Chinese tags: `zh_attribution.py`.
+A tag after the quote or between two parts of one utterance (`attribution/tags_after.py`), in the narration before it or ending
+the paragraph before (`attribution/tags_before.py`); names give the speaker (`explicit-verb`), pronouns and noun phrases
+(`said she`, `cried her mother`) the gender the speaker must have. Chinese tags: `attribution/zh.py`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
 from .speaker_guess import Attribution
-from .speech_tags import _V
+from ..text.speech_tags import _V
 from .tags_before import BeforeTagMixin
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..text import EN_CLAUSE_END
-from .names import Mention
+from extractors.text import EN_CLAUSE_END
+from ..cast.names import Mention
 
 _GENDER_PRON = {"female": "she", "male": "he"}
 _CONTINUE = re.compile(r"\b(?:added|adding|continued|continuing|went\s+on|resumed|pursued|persisted|repeated)\b")

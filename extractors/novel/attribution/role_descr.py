@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from .speech_tags import _VERB_ONLY
+from ..text.speech_tags import _VERB_ONLY
 
 # titles written before a name that are also roles (`the doctor` for `Dr. Losberne`); abbreviations expanded
 ROLE_TITLES = {"dr": "doctor", "doctor": "doctor", "capt": "captain", "captain": "captain", "col": "colonel",

@@ -1,5 +1,5 @@
 """`Attribution`: one quotation's speaker guess (speaker, confidence, evidence, and the clues behind it),
-shared by the English rules (`attribution.py`) and the Chinese ones (`zh_attribution.py`)."""
+shared by the English rules (`attribution/attributor.py`) and the Chinese ones (`attribution/zh.py`)."""
 
 from __future__ import annotations
 

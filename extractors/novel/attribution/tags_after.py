@@ -12,7 +12,7 @@ import re
 from .kinship import KIN_NOUNS
 from .role_descr import RoleMixin
 from .speaker_guess import Attribution
-from .speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
+from ..text.speech_tags import (_ADV, _AFTER_VERB, _LEAD, _NP_AFTER_VERB, _NP_BEFORE_VERB, _PRON_AFTER_VERB,
                           _PRON_BEFORE_VERB, _SENT_END, _VERB_ONLY, ADJ_BARE, ADJ_THE, HEARD, HEARD_VERB, NAME_PREFIX,
                           NOUN_GENDER, PRON_GENDER, REPLY_NOUN, VERBS_EN, WAS_REPLY)
 

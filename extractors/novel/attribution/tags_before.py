@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .speaker_guess import Attribution
-from .speech_tags import _SENT_END, _V, HEARD_VERB, NAME_PREFIX, NOUN_GENDER, NP_SUBJECT, NP_WHO, PRON_GENDER, VERBS_EN
+from ..text.speech_tags import _SENT_END, _V, HEARD_VERB, NAME_PREFIX, NOUN_GENDER, NP_SUBJECT, NP_WHO, PRON_GENDER, VERBS_EN
 from .tags_after import AfterTagMixin
 
 

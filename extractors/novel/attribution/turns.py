@@ -7,8 +7,8 @@ observations of each turn (explicit name tag, the gender a pronoun tag wants, vo
 the pronoun resolver's local suggestion, the book's style and turn-length models' verdicts) and decodes the
 speakers with `conversation.decode`, twice: the second pass's style and length models also learn from the untagged
 turns the first was sure of (`self_train`). A turn's posterior is the confidence of its attribution. What backs a guess
-(`turn_features`, `_turn_context`, the book's own style model's verdict, `turn_evidence.py`) is calibrated in
-`calibration.py`.
+(`turn_features`, `_turn_context`, the book's own style model's verdict, `attribution/turn_evidence.py`) is calibrated in
+`attribution/calibration.py`.
 """
 
 from __future__ import annotations

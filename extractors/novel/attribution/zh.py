@@ -3,7 +3,7 @@
 (`他乃说道：`) resolved in context.
 
 `ZhMixin` is mixed into `attribution.Attributor`; it uses the Attributor's text, paragraphs, quotes and
-name index. The tag grammar lives in `cast_zh.py`: the clause ending in a speech verb, its subject at
+name index. The tag grammar lives in `cast/zh/discover.py`: the clause ending in a speech verb, its subject at
 the clause start. When that clause has none (`笑道`, `因说`), the subject is looked for in the clauses
 before it, back to the quotation before or the paragraph start, across at most one full stop:
 Chinese drops a subject that the sentence (or the one before) has already named
@@ -50,11 +50,11 @@ from __future__ import annotations
 
 import re
 
-from ..text import ZH_FULL_STOPS
+from extractors.text import ZH_FULL_STOPS
 from extractors.characters import slug
 
-from .zh_names import COMPOUND_SURNAMES
-from .cast_zh import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
+from ..cast.zh.names import COMPOUND_SURNAMES
+from ..cast.zh.discover import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
                       bare_subject, is_group, is_word, person_like, plain_surname, pos_tags, post_tag_clause,
                       speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
@@ -412,7 +412,7 @@ class ZhMixin:
                     and re.match(re.escape(a.surface or "") + "[，,！!]", self.quotes[i].text(self.text)):
                 res[i] = a = Attribution(vocatives=a.vocatives)  # `有的叫道：“孔乙己，…”`: the one addressed
         self._zh_turns(res)
-        modern_turns(self, res)  # the untagged turns alternation leaves (zh_modern.py)
+        modern_turns(self, res)  # the untagged turns alternation leaves (attribution/zh_modern.py)
         return self._hold_unsure(res)
 
     def _zh_turns(self, res: list[Attribution]) -> None:

@@ -25,10 +25,10 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..text import ZH_FULL_STOPS
-from .cast_zh import strip_opener
+from extractors.text import ZH_FULL_STOPS
+from ..cast.zh.discover import strip_opener
 
-TABLE = Path(__file__).resolve().parent / "data" / "zh_turns.json"
+TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_turns.json"
 RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-alternate-abab", "zh-beat", "zh-lead", "zh-pronoun-turn", "zh-pronoun", "zh-pronoun-gender", "zh-pronoun-back",
          "zh-pronoun-back-gender")
 _HELD = 0.5  # a rule with no measured precision: its guess is kept for the LLM, never emitted

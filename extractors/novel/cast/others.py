@@ -23,17 +23,17 @@ from typing import Callable
 
 from extractors.characters import Character
 
-from .cast_en_scan import title_class
-from .cast_member import CastMember
+from .en.scan import title_class
+from .member import CastMember
 from .names import NameIndex, name_tokens
-from .zh_script import written_forms
+from ..text.simplified import written_forms
 
 
 @lru_cache(maxsize=2)
 def _discovered(text: str, language: str) -> tuple[CastMember, ...]:
     """The cast found in the text (`cast.discover_cast`), once per text: `complete_cast` and then `extract_novel`'s
     `mark_narrator` both ask for it on the user's path. Read only."""
-    from .cast import discover_cast
+    from .discover import discover_cast
 
     return tuple(discover_cast(text, language, by_lines=False))
 

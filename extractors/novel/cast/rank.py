@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cast_member import CastMember
+from .member import CastMember
 
 
 def rank_by_lines(text: str, cast: list[CastMember], language: str) -> list[CastMember]:
     """`cast` with `lines` filled in, most lines first (then `speaks`, `count`, name)."""
-    from .analysis import analyse
+    from ..analysis import analyse
 
     chars = [m.to_character("cast", language) for m in cast]
     if not chars:

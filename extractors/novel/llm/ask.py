@@ -22,11 +22,11 @@ from functools import partial
 
 from tenacity import Retrying, retry_if_exception_type
 
-from ..errors import InputError
-from ..llm_client import message_text, transient_errors
-from .llm_cache import AnswerCache, cache_key
-from .llm_chunks import Chunk, count_tokens
-from .llm_schema import SCHEMA_ID
+from extractors.errors import InputError
+from extractors.llm_client import message_text, transient_errors
+from .cache import AnswerCache, cache_key
+from .chunks import Chunk, count_tokens
+from .schema import SCHEMA_ID
 
 
 class CallTimeout(TimeoutError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..cache import ContentCache, content_key
+from extractors.cache import ContentCache, content_key
 
 
 def cache_key(model: str, prompt: str, chunk: str) -> str:

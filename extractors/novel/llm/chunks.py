@@ -15,9 +15,9 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from ..errors import InputError
-from ..records import Line
-from ..tokens import count_tokens
+from extractors.errors import InputError
+from extractors.records import Line
+from extractors.tokens import count_tokens
 
 UNKNOWN_MARK = "[?]"
 

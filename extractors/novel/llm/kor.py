@@ -13,14 +13,14 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import replace
 from pathlib import Path
 
-from ..atomic import atomic_write_text
-from ..characters import AliasResolver, Character, normalize_name
-from ..records import Line
-from .llm_ask import CallTimeout, ChunkAsker, Metrics, model_name  # noqa: F401  (re-exported)
-from .llm_cache import AnswerCache
-from .llm_chunks import Chunk, make_chunks, render_chunk
-from .llm_match import match_rows
-from .llm_schema import NO_SPEAKER_ROLES, build_chain, resolve_examples, text_language
+from extractors.atomic import atomic_write_text
+from extractors.characters import AliasResolver, Character, normalize_name
+from extractors.records import Line
+from .ask import CallTimeout, ChunkAsker, Metrics, model_name  # noqa: F401  (re-exported)
+from .cache import AnswerCache
+from .chunks import Chunk, make_chunks, render_chunk
+from .match import match_rows
+from .schema import NO_SPEAKER_ROLES, build_chain, resolve_examples, text_language
 
 DEFAULT_CONFIDENCE = 0.7
 

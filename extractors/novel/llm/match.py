@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .llm_schema import NO_DIALOGUE
+from .schema import NO_DIALOGUE
 
 MIN_SCORE = 80.0
 ORDER_WEIGHT = 8.0

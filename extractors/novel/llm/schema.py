@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import InputError
+from extractors.errors import InputError
 
 SCHEMA_ID = "script"
 NO_SPEAKER_ROLES = {"narrator", "scene", "旁白", "场景", "unknown", "?", "-", "none", "nobody", "未知"}

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..text import SENTENCE_END_MARKS
+from extractors.text import SENTENCE_END_MARKS
 from .quote_mentions import is_mention
 from .speech_tags import ADJ_BARE, VERBS_EN
 

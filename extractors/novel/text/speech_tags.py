@@ -1,7 +1,7 @@
 """English speech tags: the speech verbs and the patterns of a tag next to a quotation.
 
-`VERBS_EN` is the one list of speech verbs (quote joining in `quotes.py`, cast discovery in
-`cast_en.py` and the tag rules in `explicit_tags.py` all use it); the compiled patterns match
+`VERBS_EN` is the one list of speech verbs (quote joining in `text/quotes.py`, cast discovery in
+`cast/en/discover.py` and the tag rules in `attribution/explicit_tags.py` all use it); the compiled patterns match
 `said Alice` / `Alice said` / `said she` / `her mother cried` around a quote.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import EN_CLAUSE_END, EN_CLAUSE_END_MARKS
+from extractors.text import EN_CLAUSE_END, EN_CLAUSE_END_MARKS
 
 VERBS_EN = (
     "said|says|say|saying|replied|replies|reply|cried|cries|answered|answers|returned|observed|added|continued|"

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .cast_en_merge import _Person
-from .quotes import Quote
+from .merge import _Person
+from ...text.quotes import Quote
 
 MIN_VOCATIVES = 4
 MAX_TAGS = 1

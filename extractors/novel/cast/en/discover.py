@@ -1,8 +1,8 @@
 """The cast of an English novel from its text alone: who speaks, who is spoken to, which names belong
 together, a gender guess, and the first-person narrator (the steps: docs/novel.md, "English cast discovery").
 
-Names and speakers are scanned in `cast_en_scan.py`, merged and gendered in `cast_en_merge.py` and
-`cast_en_answers.py`, role speakers in `cast_en_roles.py`; this module ranks, finds the narrator and puts the
+Names and speakers are scanned in `cast/en/scan.py`, merged and gendered in `cast/en/merge.py` and
+`cast/en/answers.py`, role speakers in `cast/en/roles.py`; this module ranks, finds the narrator and puts the
 members together.
 """
 
@@ -12,14 +12,14 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 
-from .cast_en_answers import answered_merges
-from .cast_en_merge import ROLE_CLASSES, _merge, _Person, join_her_surname
-from .cast_en_roles import add_roles
-from .cast_en_scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
-from .cast_member import CastMember
-from .chapters import split_paragraphs
-from .name_gender import first_name_gender
-from .quotes import Quote, detect_style, find_quotes
+from .answers import answered_merges
+from .merge import ROLE_CLASSES, _merge, _Person, join_her_surname
+from .roles import add_roles
+from .scan import _Form, _pieces, _pron_tag, _pronoun_evidence, _role_tag, _Scan, _split, _tag, _vocatives
+from ..member import CastMember
+from ...text.chapters import split_paragraphs
+from ..name_gender import first_name_gender
+from ...text.quotes import Quote, detect_style, find_quotes
 
 def _resolve_pronouns(scan: _Scan, people: list[_Person], quotes: list[Quote], paras: list[tuple[int, int]],
                       prons: list[tuple[int, str]]) -> dict[int, int]:

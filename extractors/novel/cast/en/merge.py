@@ -1,4 +1,4 @@
-"""Step 3 and 4 of English cast discovery (`cast_en.py`): which name forms are one person, and their gender.
+"""Step 3 and 4 of English cast discovery (`cast/en/discover.py`): which name forms are one person, and their gender.
 
 `_merge` joins forms fullest first (`Mr. Fitzwilliam Darcy` absorbs `Fitzwilliam Darcy`; `Mr. Darcy`
 joins the one full name it fits; a bare `Darcy` the one person it fits, or the one whose pronouns
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cast_en_scan import _TITLES, _Form
+from .scan import _TITLES, _Form
 
 def _gender_of(pron: Counter, strong: bool = False) -> str | None:
     m, f = pron["male"], pron["female"]

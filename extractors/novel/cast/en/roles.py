@@ -1,4 +1,4 @@
-"""Role speakers of English cast discovery (`cast_en.py`): people a novel tags by a lower-case role noun
+"""Role speakers of English cast discovery (`cast/en/discover.py`): people a novel tags by a lower-case role noun
 (`said the mariner`, `the matron cried`) rather than by a name.
 
 A role noun is one of (counts behind each class: docs/benchmarks.md):
@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from .cast_en_merge import _gender_of, _Person
-from .cast_en_scan import _Form, _pronoun_evidence, _Scan
-from .kinship import KIN_NOUNS
-from .role_descr import ROLE_TITLES
-from .speech_tags import NOUN_GENDER
+from .merge import _gender_of, _Person
+from .scan import _Form, _pronoun_evidence, _Scan
+from ...attribution.kinship import KIN_NOUNS
+from ...attribution.role_descr import ROLE_TITLES
+from ...text.speech_tags import NOUN_GENDER
 
 _GENERIC = {"man", "woman", "lady", "gentleman", "girl", "boy", "lad", "child", "voice", "other", "others", "first",
             "second", "third", "last", "stranger", "old", "young", "little", "poor", "latter", "former", "same",

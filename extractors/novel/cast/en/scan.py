@@ -1,4 +1,4 @@
-"""Step 1 and 2 of English cast discovery (`cast_en.py`): name forms, speech tags and vocatives.
+"""Step 1 and 2 of English cast discovery (`cast/en/discover.py`): name forms, speech tags and vocatives.
 
 `_Scan` finds every capitalised name sequence with its titles (`Mr. Darcy`, `Lady Catherine de
 Bourgh`, `the Mock Turtle`) and keeps the words the text writes capitalised mid-sentence; `_Form` is
@@ -12,9 +12,9 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..text import EN_CLAUSE_END_MARKS, NOT_AFTER_TITLE
-from .quotes import Quote
-from .speech_tags import VERBS_EN
+from extractors.text import EN_CLAUSE_END_MARKS, NOT_AFTER_TITLE
+from ...text.quotes import Quote
+from ...text.speech_tags import VERBS_EN
 
 # title -> (compatibility class, gender)
 _TITLES = {

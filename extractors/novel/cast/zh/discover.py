@@ -1,7 +1,7 @@
 """Meet the cast of a Chinese novel: the people the speech tags name (`宝玉笑道：“`, `凤姐儿道：`,
 `玄德曰：「`), with the forms of one person merged and a gender guess.
 
-Also home of the speech-tag grammar that `zh_attribution.py` uses: `tag_clause` finds the clause
+Also home of the speech-tag grammar that `attribution/zh.py` uses: `tag_clause` finds the clause
 ending in a speech verb right before a quotation, `bare_subject` the subject written at the start
 of a clause (`宝玉听了，便笑道` -> `宝玉`; `众人都笑说` -> `众人`; `一个丫鬟进来笑道` -> `丫鬟`).
 
@@ -28,10 +28,10 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from .cast_member import CastMember
-from .zh_lexicon import (_FEMALE, _MALE, _NAME_FINAL, _PRED, _SURNAMES, SURNAME, _pseg, is_word,  # noqa: F401
+from ..member import CastMember
+from .lexicon import (_FEMALE, _MALE, _NAME_FINAL, _PRED, _SURNAMES, SURNAME, _pseg, is_word,  # noqa: F401
                          plain_surname, pos_tags, title_or_kin)
-from .zh_names import has_compound_surname, name_word_end
+from .names import has_compound_surname, name_word_end
 
 # speech verbs that end a tag (simplified and traditional forms)
 _VERB = (r"(?:道|说|說|曰|云|問|问|答|回|报|報|叫|喝|嚷|骂|罵|念|叹|嘆|谓|謂|言|吟|哭|笑|劝|勸|告|喊|啐|应|應|"
@@ -368,7 +368,7 @@ def tag_subjects(text: str, unread: list[str] | None = None, forms: dict[str, st
     of the pronouns only `我`, the first-person narrator. Where the subject is none or one character, the two
     characters `unread_name` finds there go to `unread`. `forms`: name forms the text writes
     (`zh_modern_names.name_forms`); one opening the tag's clause is its subject (`少平马上说`)."""
-    from .zh_modern_names import name_at
+    from .modern_names import name_at
 
     forms = forms or {}
     out = []
@@ -549,7 +549,7 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
     """Speakers named by at least `min_speaks` speech tags, forms merged, most talkative first.
     Groups (`众人`) and pronouns are speakers but never cast members; frequent `我说` tags make a narrator
     member (`叙述者`, the narrator: the text gives `我` no name)."""
-    from .zh_modern_names import name_forms
+    from .modern_names import name_forms
 
     unread: list[str] = []
     names = name_forms(text)  # a frequent full name or its given name: a member after one tag

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .zh_lexicon import _NAME_FINAL, _PRED, SURNAME, _SURNAMES, is_word, plain_surname, pos_tags, title_or_kin
+from .lexicon import _NAME_FINAL, _PRED, SURNAME, _SURNAMES, is_word, plain_surname, pos_tags, title_or_kin
 
 # a full name is written at least this often (a person who speaks is named more than a handful of times)
 MIN_FULL = 5

@@ -1,21 +1,8 @@
 """The one on-disk cache: content-addressed JSON entries, each written durably the moment it is put.
 
-Used for LLM answers (`novel/llm_cache.py`), Whisper transcripts (`tv/asr.py`) and story vectors
-(`pipeline/embedders.py`). An entry is one JSON file named by the sha256 of what produced it, written
-to a temporary sibling, fsynced and renamed into place (`atomic.atomic_write_text`), so a run killed
-at any moment keeps every entry it finished and never leaves half of one; a rerun finds them all.
-A damaged or unreadable entry counts as missing and is simply rewritten. `hits` and `misses` are
-counted (thread-safe) for the callers' metrics. Opening a cache removes the temporary files a killed
-run left in it (`atomic.clean_orphans`).
-
-Usage::
-
-    cache = ContentCache(project.cache / "llm")                # <dir>/<key[:2]>/<key>.json
-    key = content_key(model, prompt, chunk)
-    entry = cache.get(key)                                      # dict or None
-    if entry is None:
-        cache.put(key, {"raw": answer, ...})
-"""
+Used for LLM answers, Whisper transcripts and story vectors. An entry is `<dir>/<key[:2]>/<key>.json`, written
+atomically, so a run killed at any moment keeps every entry it finished; a damaged entry counts as missing.
+Layout and guarantees: docs/design.md, "Errors, interrupts and caches"."""
 
 from __future__ import annotations
 

@@ -1,28 +1,8 @@
 """The one LLM client of the pipeline stages (profile, synth, annotate, eval): every chat call goes through it.
 
-`LLMClient.complete(messages)` answers OpenAI-style messages. Each answer is
-
-- **streamed, with three limits**: `first_token` s for the first token (the server reads the whole prompt first:
-  a small model on one CPU thread reads ~15 tokens/s), then `silence` s at most between tokens, and `timeout` s
-  for the whole request. A request past a limit is abandoned and *not sent again* (the server may still be working
-  on it): the stage stops with one line naming the limit to raise;
-- **cached on arrival**: stored durably (`ContentCache` under `<cache>/llm`) in the thread that received it, before
-  anything else is done with it, so a run killed with SIGKILL repays only the requests that were in flight;
-  the key is (endpoint, model, temperature, variant, JSON mode, messages), so a rerun makes zero calls;
-- **retried** only where nothing was lost: refused connections, rate limits and server errors wait
-  `backoff * 2**n` s (tenacity), up to `max_retries` times; an empty answer is asked again once;
-- **JSON where asked**: `complete(..., json=True)` sends `response_format: {"type": "json_object"}` (llama.cpp,
-  vLLM and OpenAI then constrain the answer); a server that refuses the field is asked again without it;
-- **rate-limited**: LangChain's `InMemoryRateLimiter` at `requests_per_minute` (0 = unlimited);
-- **concurrent**: `complete_many` runs `concurrency` requests at a time, in order; the first failure cancels the
-  requests not yet sent;
-- **shown**: a progress bar with each request's tokens on a terminal; elsewhere one line per slow request and a
-  line every `heartbeat` s while one waits;
-- **accounted**: `stats` counts calls, cache hits, tokens in/out (usage reported by the server, else tiktoken),
-  retries, failures and timeouts; `write_metrics` writes them atomically.
-
-Errors are `InputError` with the error's class and HTTP status only: a server's message may echo the key.
-"""
+Each answer is streamed under three limits (first token, silence, whole request), cached durably on arrival,
+retried only where nothing was lost, and counted in `stats`. A request past a limit is never sent again. Errors
+name the error's class and HTTP status only: a server's message may echo the key. docs/llm.md describes it."""
 
 from __future__ import annotations
 

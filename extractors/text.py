@@ -1,19 +1,8 @@
 """Shared text helpers: sentence ends, quote marks, cleaning and joining (scripts, wiki pages, novels).
 
-One place for the character sets both parsers read text with:
-
-- sentence ends: `SENTENCE_END_MARKS` (ASCII and full-width `.!?。！？`), and the wider sets a parser
-  uses to decide whether a wrapped line stopped mid-sentence (`SPEECH_END`, `CLAUSE_END`);
-- quote marks: `OPEN_QUOTES` / `CLOSE_QUOTES` (English, German, French, 「」『』 and the full-width
-  families), `QUOTE_PAIRS` (an opening mark -> the marks that may close it), `unquote` (any family,
-  apostrophes inside kept) and `unquote_pair` (one matching pair, nothing of it inside);
-- cleaning and joining: `clean` (collapse whitespace), `join_lines` (wrapped lines, no space
-  between two CJK characters), `strip_italics` (Gutenberg's `_Exit._`);
-- Project Gutenberg's licence header and footer: `gutenberg_body` (where the work starts and ends),
-  `strip_gutenberg` (the body alone) and `mask_gutenberg` (the rest blanked, offsets kept). The libraries
-  that do this (`gutenbergpy`, `gutenberg-cleaner`) rebuild the text line by line, so offsets into the
-  file are lost, and pull in pymongo/lxml or nltk; their marker lists also cut at a `Produced by` line.
-"""
+One place for the character sets the parsers read text with. Project Gutenberg's header and footer are found
+here in place (offsets kept): `gutenbergpy` and `gutenberg-cleaner` rebuild the text line by line, losing the
+offsets, pull in pymongo/lxml or nltk, and cut at a `Produced by` line."""
 
 from __future__ import annotations
 

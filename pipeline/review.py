@@ -1,25 +1,8 @@
 """The review file: a person's decisions about doubtful lines, one file per work, applied by `build-lines`.
 
-`<sources>/review/<work>.jsonl` holds one JSON object per decided line (the latest decision for a line replaces the earlier
-one), read, updated and written atomically under a file lock (`.<work>.jsonl.lock` beside it) after every decision,
-so nothing decided is lost on a crash nor when two studios and the CLI decide at once:
-
-    {"key": "sample@6.50-6.94:3f2a9c1e0b7d", "unit": "sample", "start": 6.5, "end": 6.94, "text": "Hello.",
-     "decision": "character", "speaker": "sheila", "before": "diane", "at": "2026-11-23T06:30:00Z"}
-
-`decision` is `accept` (the proposed speaker is right), `character` (another character: `speaker`), `nobody`
-(nobody we track: speaker null) or `skip` (looked at, left as it is). `key` identifies a line by what the
-extractor sees, not by its position: the unit, the times (audio) and a hash of the text, plus the occurrence
-number when the same text repeats in an untimed unit. A rerun of the extractor gives the same keys, so the
-decisions survive it; `apply_review` sets the decided lines to `evidence: manual`, confidence 1.0.
-
-The file lives in the project's sources folder (`sources:` in configs/pipeline.yaml, data/samples in the sample
-project): `<sources>/review/<work>.jsonl`. Decision: every DVC lines stage already depends on that folder (a work's
-companion files live there), so a decision reruns the lines, a work with no review file yet builds fine (DVC fails
-on a missing dep), and a copy of the project needs no extra folder. Lines stages of other works rerun too, but
-their output is unchanged (expensive steps are cached), so DVC rebuilds only the characters of the reviewed work.
-The studio (`rolecorpus studio`) writes this file.
-"""
+`<sources>/review/<work>.jsonl` is rewritten atomically under a file lock after every decision, so nothing
+decided is lost on a crash nor when two studios and the CLI decide at once. Lines are keyed by what the extractor
+sees (unit, times, a hash of the text), so decisions survive a rerun. Format: docs/design.md."""
 
 from __future__ import annotations
 

@@ -1,36 +1,8 @@
-"""The story segmenter: a finite-state machine that walks a work's lines once per character R.
+"""The story segmenter: a finite-state machine (SEEK, PROMPTED, IN_STORY) that walks a work's lines once per character.
 
-States
-  SEEK      no prompt yet; keeps a short window of context lines
-  PROMPTED  another known speaker has spoken (a character, or someone the source names who is not configured:
-            a script cue, a novel's side character from `cast_others`); waiting (at most `max_gap` lines) for R's reply
-  IN_STORY  R has answered: at least one exchange; extend while the limits hold
-
-A story is emitted when the next line would break a limit (token budget, distinct speakers,
-narration lines), when the talk moves on without R for more than `max_gap` lines, or at the
-end of a unit (scene, chapter, episode). It is trimmed to R's last reply plus
-`trailing_context` lines; the rest is fed back so it can open the next story. Stories never
-span units, always hold an exchange (another speaker's line, then R's), and are de-duplicated
-by text. A line longer than half the budget is split at sentence ends first, never dropped.
-A kept story is tidied (`stories.tidy`): no bare speech tag beside the line it tags, no cue cut off from its
-quotation, no opening that is the tail of a quotation before the story; each speaker shows one label
-(`stories.speaker_label`), never `?`.
-
-Guesses. A novel's untagged turns carry turn-taking guesses whose confidence is a calibrated probability (kept in
-lines.jsonl from the extractor's hold: the book's own, at most 0.83 for configured characters or 0.88 for a discovered
-cast). In a story a guess below `turn_floor` (0.97) is a line of nobody's: the lowest floor whose stories give the
-characters of the PDNC dev novels only their own words, 0.97 of the time on average (docs/benchmarks.md). A tag guess
-(`she said`, evidence explicit-verb) below `tag_floor` (0.88, the fixed hold) likewise: a book's own lower hold adds
-lines, not words put in a character's mouth in a story. Cues, subtitles and voices are not touched.
-
-Solo stories (`solo.py`). R's lines that answer no one (a quote page, a monologue, a voice line, a
-line the exchange stories left out) become stories of their own kind after the exchange pass: the
-occasion as `旁白:` lines, then R's line(s). `Params.solo` decides which: `source` (default) R's lines
-only where the whole source holds no exchange with R (a quote page, a character page), `lines` every R
-line no exchange story holds, `units` only in units where R has no exchange at all, `none` exchanges
-only (`lines` lowers story purity on the PDNC novels, hence the default). Solo stories are numbered after the
-exchange stories, so those keep their ids.
-"""
+Every story holds an exchange (another speaker's line, then the character's), never spans a unit and stays within
+`Params`; a novel's guess below `turn_floor`/`tag_floor` is nobody's line here. Solo stories follow the exchange
+pass (`solo.py`). The method: docs/design.md, "The segmenter"."""
 
 from __future__ import annotations
 

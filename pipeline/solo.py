@@ -1,19 +1,7 @@
 """Solo stories: the character's lines that answer no one, as stories of their own kind.
 
-After the exchange pass of a unit (`segment.Segmenter.run`), R's lines that no exchange story holds
-(or, with `solo: units`, all of R's lines in a unit without any exchange) are walked in order:
-
-- a run of R's lines, with only narration/action between them, is one solo story while it fits the
-  limits (token budget, `max_narration`); another speaker's line or a line an exchange holds ends it;
-- the occasion comes first, as `旁白:` lines: the narration or stage direction right before the line
-  (at most `leading_context` lines), else the line's episode / source / context (`extra`) or the unit
-  (a chapter, a scene; not a bare block number); a direction in parentheses (`extra.direction`:
-  `annoyed`, `narrating`) is a `旁白:Name, annoyed` line right before the line it belongs to;
-- R's narration (`extra.narrating`, a quote page's `*Narrating*` item) is R's own voice: rendered
-  `Name:「words」` like speech, but never an answer or a prompt in an exchange.
-
-Every solo story ends with one of R's lines.
-"""
+Run after the exchange pass of a unit (`segment.Segmenter.run`); each solo story is its occasion as `旁白:` lines,
+then a run of the character's lines, and ends with one of them. The method and `segment.solo`: docs/wiki.md."""
 
 from __future__ import annotations
 

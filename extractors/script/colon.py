@@ -1,32 +1,8 @@
 """Colon scripts: `Name: words`, `Name：words`, `Name:「words」` (ChatHaruhi's own text form).
 
-Read as a state machine: `classify` gives each line a `Kind`, `step` runs its handler over the `State`
-(TEXT, SPEECH, BLOCK, CAST) kept in the `Parser` dataclass.
-
-- `旁白:…`, `scene:…`, `Narrator:…` (and 场景/画外 descriptions) are `narration` lines;
-- stand-alone `[...]`, `(...)`, `（…）`, `【…】` lines are `action` lines;
-- a line right below a speech that carries no cue continues it when the speech stopped
-  mid-sentence (wrapped text); any other untagged line is `narration`;
-- a cue alone on its line (`First Citizen:`, the tiny-shakespeare layout) opens a block: every
-  line below it up to the next blank line is that speech, whatever its punctuation;
-- directions inside a speech (`Ross: (mortified) Hi.`, `[to Joey]`, `（笑）`) are cut out as
-  `action` lines in place: brackets anywhere, parentheses at the start or end of the speech
-  or after a sentence end (a parenthesis inside a sentence stays in the words);
-- scene markers on their own line (`Scene 2`, `## Act 1`, `第二幕`, `第3场`, `[Scene: …]`)
-  start a new unit; without any, the unit is "1";
-- a voice mark after the name (`KIRK [OC]:`, `JERRY (V.O.):`) goes to `extra.extension`, not
-  to an action line;
-- radio scripts: `SOUND:`/`MUSIC:`/`SFX:`/`F/X:`/`GRAMS:`/`ATMOS:`/`BIZ:` cue lines are `action` lines,
-  `(OFF)` after the colon is a voice mark; line numbers (`12. HOLMES:`) and timestamps
-  (`[00:01:23] Monica:`, `00:01:23 MONICA:`) before the cues are dropped when most lines carry one;
-- light-novel sources without a colon: `春日「…」`, `ハルヒ「…」` (kana names are names too);
-- `{whispering}` is a direction like `[...]`; `INT. PLACE - DAY` inside a transcript starts a unit;
-  a `CAST:` list (up to a blank line) is skipped; `Episode 4: "..."`, `Transcript: ...` are headers;
-  in a file whose cues stand alone, a first `Title: subtitle` line is narration;
-- false positives are guarded against: the name before the colon must look like a name (at
-  most 4 capitalised words or 8 CJK characters, no digits-only like `10:30`, no URL scheme
-  like `http:`, no sentence such as `He said:` or `他说：`).
-"""
+A state machine: `classify` gives each line a `Kind`, `step` runs its handler over the `State` (TEXT, SPEECH,
+BLOCK, CAST) kept in the `Parser` dataclass. The name before the colon must look like a name, so `10:30`,
+`http:` and `He said:` are no cues. The layouts read: docs/script.md."""
 
 from __future__ import annotations
 

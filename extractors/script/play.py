@@ -1,47 +1,8 @@
 """Stage plays: `NAME<TAB>words` or `NAME. words` cues, indented continuation lines, `[...]` directions.
 
-Read as a state machine: `classify` gives each line a `Kind`, `step` runs its handler; the `State`
-(TEXT, SPEECH, AFTER_HEADING) and the rest the walk keeps live in the `Play` dataclass (play_state.py).
-
-Layouts understood:
-
-- `ROSALIND<TAB>Words...` with TAB-indented continuation lines (the brotli `asyoulik.txt`);
-- `ROSALIND. Words...` at line start (up to 3 spaces of indent), continuation lines below it
-  (indented or not, until a blank line); `ROSALIND.` alone on its line with the speech below
-  (Project Gutenberg's current layout); mixed-case abbreviations such as `Ros. words` count
-  as cues when the alias resolver knows them or when they recur at least 3 times in the file;
-- a direction between name and words: `HELMER (calls out). Words` (Ibsen), `NORA [softly]. Words`
-  and `NORA.--Words` (Synge), `THE DAUGHTER [in the space between the pillars,` wrapping over
-  lines, no dot (Shaw); titled names keep their dot (`MRS. ALVING.`); accented capitals (VALÈRE);
-- names alone on their line when the layout recurs (3+ lines): `Celia.`, `BERNARDO` (no dot, MIT
-  / Molière translations), `                GOD.` centred; Folger's `BARNARDO  Words` (two spaces);
-- Chinese 话剧 `周朴园　（点着雪茄）台词` (ideographic space), 第N幕/第N场 headings, ideographic-
-  indented paragraphs as directions; markdown plays (`### ACT I`, `**NAME**`, `> words`);
-- in layouts whose cues carry the words (`NAME. words`), a flush-left paragraph after a blank
-  line without a cue is a direction (Shaw's unbracketed ones), not more of the last speech;
-- `(Capitalised direction.)` inside a speech after a sentence end is cut out like `[...]`;
-  Shakespeare's `(as I remember)` stays in the words; a right-aligned `Exit.` after a speech
-  line is an action line; a bare `Exit` (like `Exeunt`) clears the last speaker;
-- headings `ACT I`, `FIRST ACT`, `SCENE II<TAB>place` / `SCENE II. place`, a bare `SCENE`, `SCENE.--place`,
-  `PROLOGUE`, `EPILOGUE` set the unit ("ACT I SCENE II"); a scene's place (on the heading, or the
-  line or paragraph below it) becomes a `narration` line once the scene has lines;
-- `[Enter ORLANDO and ADAM]` on its own (possibly over several lines), Gutenberg's `[_Exit._]`,
-  stand-alone `(parentheticals)` and paragraphs opening with Enter/Exit/Exeunt/Flourish... are
-  `action` lines; directions inside a speech (`[Aside]`) are cut out of the words and emitted as
-  `action` lines at their place (the speech is split around them);
-- after a direction, indented (or, in cue-alone layouts, plain) lines continue the last speaker
-  in a new dialogue line; `[Exeunt]` and headings clear the last speaker;
-- other languages: `ACTE PREMIER`/`SCÈNE III`, `ERSTER AUFZUG`/`Zweiter Auftritt`/`Erste Szene`,
-  `JORNADA PRIMERA`/`ESCENA II`, `ATTO PRIMO`/`SCENA PRIMA`, Folio `Actus Primus. Scoena Prima.`; qualifier
-  cues `LA FLÈCHE, à part.--words`; a persons-on-stage line under a heading (`Der Wirt. Just.`) is narration;
-  mixed-case cues from the cast list (`Just. words`, `Fra.` for a listed Francisco) or with a direction
-  (`Miller (zornig). words`); Folio cues at any recurring indent; `VALÈRE`, a blank line, the speech;
-- verse line numbers at the right edge are dropped; a right-aligned `_Strophe._` is an action;
-- a DRAMATIS PERSONAE (or "Persons represented", "Characters", "Cast", PERSONNAGES, Personen,
-  PERSONAS, "The Names of the Actors") list is skipped up to the
-  first ACT/SCENE heading, or the first stage direction when the play has no headings; the
-  title (the file's first line) repeated before each act is ignored.
-"""
+A state machine: `classify` gives each line a `Kind`, `step` runs its handler; the `State` (TEXT, SPEECH,
+AFTER_HEADING) and the rest the walk keeps live in the `Play` dataclass (play_state.py). The layouts read
+(Gutenberg, Folger, Ibsen, Shaw, 话剧, French, German, Spanish, Italian plays): docs/script.md."""
 
 from __future__ import annotations
 

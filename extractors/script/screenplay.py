@@ -1,27 +1,8 @@
 """Screenplays (film/TV, plain text or Fountain-like): headings, action, CHARACTER cues, dialogue.
 
-Read as a state machine over blocks: `classify` names the `Kind` of the line that opens a block, its handler
-reads the block; the `Screen` dataclass keeps the position, the scene count and the `State`.
-
-- Scene headings (`INT.`, `EXT.`, `INT./EXT.`, `I/E`, `EST.`, optionally numbered) are `narration`
-  lines and start a new unit, numbered "1", "2"... (the heading itself is in `extra.heading`;
-  material before the first heading is unit "0");
-- a CHARACTER cue is a line in capitals (`McCLANE` too) on its own (any indent), followed directly by a
-  non-blank line; extensions `(V.O.)`, `(O.S.)`, `(CONT'D)`... and the dual-dialogue `^` are
-  stripped from the name and kept in `extra.extension`; Fountain's `@Name` forces a cue;
-- `(parentheticals)` under a cue are kept with the speech in `extra.parenthetical` (they do
-  not become lines of their own, so a speech stays one line);
-- the dialogue runs until the next blank line; wrapped lines are joined with spaces;
-- dual dialogue printed side by side (`ELSIE        TOBY` over two columns of words) gives two
-  lines, left column first, each with `extra.dual`;
-- a speech cut by a page break (`(MORE)`, maybe a page number or `CONTINUED:`, then the same
-  `NAME (CONT'D)`) is one line: the words on both pages are joined;
-- any other paragraph is an `action` line; transitions (`CUT TO:`, `FADE IN:`, `DISSOLVE TO:`,
-  `FADE OUT.`), `(MORE)`, `(CONTINUED)`, `CONTINUED:` and page numbers are dropped, and so is PDF-to-text page furniture
-  (`Page 12`, `- 12 -`, revision-date headers, any header/footer repeated with only its page number changing);
-- a title page (everything before `FADE IN:` or the first heading) is skipped; Fountain notes
-  `[[...]]`, boneyard `/* ... */` and emphasis marks (`*`, `**`, `_`) are removed.
-"""
+A state machine over blocks: `classify` names the `Kind` of the line that opens a block, its handler reads the
+block; the `Screen` dataclass keeps the position, the scene count and the `State`. A speech (with its
+parentheticals, across a page break) is one line. The layouts read: docs/script.md."""
 
 from __future__ import annotations
 

@@ -1,19 +1,8 @@
 """Find the voices of a season before anyone is named: cluster every line's ECAPA embedding across episodes.
 
-`discover_voices` embeds each timed line (subtitles beside the episode, or Whisper's lines) and clusters the
-embeddings of all episodes together with scikit-learn's agglomerative clustering (cosine, average linkage) on
-embeddings centred on their mean; the number of voices is estimated, not given: merging stops at cosine
-distance `threshold`, and clusters holding less than `min_share` of the lines are folded into the nearest
-larger one (a voice needs a few lines to be told apart from noise). Both were tuned on the synthetic TUNE
-voices (benchmarks/tv_openset.py) and are reported on held-out ones.
-
-`write_discovery` stores the result in a folder: `lines.jsonl` (every line, `extra.voice_cluster`,
-`extra.media`), `embeddings.npz` (rows of the embedded lines), `voices.json` (per cluster: lines, seconds,
-sample lines with their clips) and `clips/<cluster>_<k>.wav`. `name_cluster` labels one cluster's lines
-(`evidence: manual`) and fits the voice profile from every named cluster's embeddings (no re-embedding);
-`name_clusters` does it for every row of a names file (`cluster,character`, `read_names`), the naming kept as
-data so that `dvc repro` replays discover -> name (the sample season, dvc.yaml stage `season@ID`).
-"""
+The number of voices is estimated (agglomerative clustering stopped at `threshold`, small clusters folded in by
+`min_share`). `write_discovery` writes the discovery folder; `name_cluster`/`name_clusters` label clusters and fit
+the voice model without re-embedding, the naming kept as data for `dvc repro`. Method and folder: docs/tv.md."""
 
 from __future__ import annotations
 

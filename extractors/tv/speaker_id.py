@@ -1,34 +1,8 @@
 """Who is speaking: identify each timed line's character by voice from a few labelled lines.
 
-Training embeds every labelled line with the ECAPA-TDNN encoder (`ecapa.py`, passed in) and keeps
-one centroid per character plus all exemplars. The model is stored without pickle:
-`model.npz` (float32 arrays) and `model.json` (characters, dimensions, thresholds, encoder id,
-training counts, segment settings).
-
-Scoring is the cosine between a line's embedding and each character's centroid. Within one
-episode the centroids are adapted transductively: the line the model is surest about (largest
-margin between best and second-best character, best score at least `maybe`) is assigned first
-and joins its character's centroid, then the next, and so on. This lets two short telephone
-lines per speaker grow into a voice profile of the whole episode's channel.
-
-Training and storing the model (`fit`, `SpeakerModel`, the defaults) live in `speaker_model.py`;
-this module embeds lines, identifies them and labels an episode.
-
-Open set (the default, `open_set`; `openset.py`): most lines of a series belong to side characters nobody
-enrolled, so a line must also match its best character better than the other voices of the episode match
-it (a cohort-normalised score, adaptive s-norm); lines of a voice of their own below `snorm_maybe` are
-`unknown`, a lone low line is a `maybe`.
-
-Every line gets a verdict in `extra["voice"]`:
-  * `confident` — score >= accept, margin >= margin, norm >= snorm_accept: speaker set, evidence `voice`;
-  * `maybe`     — score >= maybe and norm >= snorm_maybe: a guess for review: `extra.voice.guesses` holds it and
-                  the speaker stays null, so only `confident` lines reach the stories (DESIGN); with
-                  `keep_maybe` the guess is the speaker, with lower confidence;
-  * `unknown`   — speaker None: a voice nobody enrolled, or too far from every character;
-  * `too-short` — shorter than min_duration: not embedded, speaker left as the subtitles gave it.
-Confidence maps the cosine piecewise-linearly: [0, maybe] -> [0, 0.4], [maybe, accept] -> [0.4, 0.7],
-[accept, 1] -> [0.7, 1].
-"""
+Cosine to each character's centroid, adapted within an episode surest line first, and cohort-normalised in the
+open set (`openset.py`). Every line gets a verdict in `extra["voice"]`; only `confident` lines get a speaker
+unless `keep_maybe`. Training and storage live in `speaker_model.py`. Method and verdicts: docs/tv.md."""
 
 from __future__ import annotations
 

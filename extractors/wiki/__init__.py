@@ -1,45 +1,8 @@
 """Wiki extractor: character quote pages (wikitext, copied text or saved HTML) -> line records.
 
-`extract_wiki(path, work, encoding=None, resolver=None, character=None)` reads a page and
-returns its lines:
-
-- text (raw wikitext, text copied from a browser, Markdown) and the running text of HTML pages
-  (rewritten to wikitext-like lines by `html.py`): attributed quotes, dialogue exchanges and
-  stage directions, see `quotes.py` (which also names the units: one per exchange/quote);
-- voice-line tables (Fandom/Genshin-style "Voice-Overs", BWIKI `语音标题 | 语音内容`; HTML, or
-  TAB-separated rows copied from a browser): every row becomes two lines. Decision: the title is
-  emitted first as a `narration` line `Voice-over: <title>` so the segmenter sees what the line
-  answers, then the text as a `dialogue` line by the page's character, with `extra.title`.
-  Header rows, in-table section rows (one cell spanning the table), unlock notes and empty rows
-  are skipped; a title spanning several rows (rowspan) joins their lines in the script of the
-  first one (an English line and its Japanese translation give the English one). A header row
-  must name the columns (Title/Details/Text/语音…): a "Voice actors | Language" table is not lines;
-  the text column is the one the header names, else the one with the longest text;
-- the same tables written as raw wikitext (`{| ... |}`), and voice lines kept as a definition list
-  (`<dl><dt>title</dt><dd>line</dd>`) on a voice/quote page;
-- dialogue tables whose first column holds a dialogue's speakers (`Name | Line`, or no header: a
-  speaker comes back after another); quote tables `Quote | Character | Episode` (each row its own
-  unit, the episode in `extra.episode`);
-- dialogue tables whose header names a speaker column (`Character | Line`, `角色 | 台词`): one
-  dialogue line per row by that speaker (`旁白` rows are narration), one exchange per table;
-- character pages (`directions.py`): a heading or title that names the owner ("Example lines said by
-  Kyon:", "Voice lines of X", "X's quotes", "X/Quotes", a `Quotes` section under a heading "X") over a
-  list of that character's lines, one line per item; a direction beside the words (`(annoyed)`,
-  `*Narrating*`, `... (narration)`) goes to `extra.direction`, and the character's narration stays their
-  `dialogue` line with `extra.narrating` (the segmenter makes solo stories of such lines);
-- the page's character (owner of voice tables) is `character` (an id or name; the CLI passes
-  `--character`), else the page's `<h1>`, else its `<title>` ("Zhongli/Voice-Overs | Genshin
-  Impact Wiki | Fandom" -> "Zhongli"). Unattributed quotes need more: `--character`, a configured
-  character, an `X/Quotes`-style title, an `<h1>` that speaks elsewhere on the page (a title may
-  name a work), or a title/`<h1>` that the first paragraph names in bold, not in italics
-  (`<b>Rosalind</b> is the heroine…`; a work is `<b><i>As You Like It</i></b> is a comedy…`). Tables with no known character are an error asking for `--character`.
-
-A saved page that is not UTF-8 is decoded with the charset its `<meta>` declares (`textio.read_text`).
-
-Speakers are resolved through the `AliasResolver` (configured id, else a slug); `name` keeps the
-name as the page writes it; `evidence` is "script" (the page names the speaker explicitly).
-A page with no quotes at all is an `InputError`, never an empty output.
-"""
+`extract_wiki(path, work, encoding=None, resolver=None, character=None)` reads quotes, dialogue and directions
+(`quotes.py`), voice-line and dialogue tables, and character pages (`directions.py`); HTML goes through
+`html.py`. A page with no quotes at all is an `InputError`, never an empty output. What it reads: docs/wiki.md."""
 
 from __future__ import annotations
 

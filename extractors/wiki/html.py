@@ -1,30 +1,9 @@
-"""Read a wiki page's HTML with lxml's HTML parser (libxml2: implied end tags as a browser closes them): title,
-headings, tables, text. The reader is the parser's target: it gets start/end/data events in document order.
+"""Read a wiki page's HTML with lxml's HTML parser (libxml2: implied end tags as a browser closes them).
 
-`read_html(text)` returns a `Page`: its `<title>` and first `<h1>`, and its body as a list of
-blocks in document order:
-
-- ("heading", (level, text)) for `<h2>`..`<h6>`;
-- ("text", text): the running text rewritten in the wikitext-like form `quotes.py` reads, so
-  the structure a saved Wikiquote/Fandom page carries survives: a list item is a line opened by
-  `*` (`#` in an `<ol>`), one more per nesting level (`<ul><li>quote<ul><li>Character, Episode`
-  -> `* quote` / `** Character, Episode`); a `<dd>` line opens with `:`; a `<dt>` with `;`;
-  italics are kept as `''`; `<hr>` becomes a `----` separator line, the start/end of a top-level `<dl>` (one Wikiquote
-  exchange) a soft separator line `\x00DL` (see `quotes.py`); paragraphs end with a blank line;
-- ("table", rows), each row a list of `Cell(header, text)`, with `rowspan`/`colspan` expanded
-  (a spanned cell is repeated, `Cell.origin` names the cell it copies);
-- ("dl", (rows, text)) for a top-level `<dl>` of two or more `<dt>term</dt><dd>text</dd>` pairs: its
-  rows as a two-column table and its text as above (a voice-line list or a definition list: the
-  caller picks).
-
-Lists nested deeper than `MAX_LIST_DEPTH` are written at that depth (no quote page nests that far; a page of 50,000
-nested `<li><ul>` would otherwise make lines of 50,000 markers, memory quadratic in the input): time and memory stay
-linear in the input.
-
-Dropped: scripts, styles, audio/button widgets, footnote marks (`<sup>`), ruby readings, and
-page furniture found by tag or class/id (navigation, footer, infobox, table of contents,
-`[edit]` links, reference lists).
-"""
+`read_html(text)` returns a `Page`: its `<title>`, first `<h1>` and body blocks in document order (headings,
+tables with spans expanded, `<dl>` lists, and running text rewritten in the wikitext-like form `quotes.py`
+reads). The reader is the parser's target. Lists deeper than `MAX_LIST_DEPTH` keep time and memory linear.
+Blocks and what is dropped: docs/wiki.md, "Saved HTML"."""
 
 from __future__ import annotations
 

@@ -1,44 +1,8 @@
 """Quote pages as text: raw wikitext, text copied from a browser, or HTML rewritten by `html.py`.
 
-Read as a state machine: the page's lines are classified (`page_lines.ItemKind`), then one handler per
-kind runs over the `State` (IDLE, EXCHANGE, QUOTE) kept in the `Walk` dataclass (quote_walk.py); a text
-line goes through small rules in order (`LINE_RULES`).
-
-Understood:
-
-- headings: `== Section ==` (wikitext; `html.py` writes `<h2>`..`<h6>` this way), `# Section`
-  (Markdown, when the page has no `==` headings), a line ending in `[edit]`/`[编辑]` (copied
-  page), `;Term` (a definition term), and short title-like lines right before dialogue or a
-  list (copied page);
-- list markers: wikitext `*`, `#`, `:` (one per nesting level, `**` nests), copied bullets
-  `•` (level 1), `◦` (level 2), `▪` (level 3);
-- attributed quotes: `"quote" — Character` / `“quote” ―Character, "Episode"` /
-  `「……」——凉宫春日《……》` on one line (dashes: — ― – -- ~ ——); a quote block (one or more
-  lines, quoted or not) followed by a `-- Character, "Episode"` / `― Character` line, or by a
-  more deeply nested list item (`* quote` / `** Character, ''Episode''`, `• quote` / `◦ Holmes
-  to Watson`); `{{Quote|text|Character|Source}}` templates; also `"quote" - Name` (a lone hyphen
-  after a whole quoted text), `''quote in italics'' — Name`, `Name — "quote"`, `Unquoted sentence. ―
-  Name` (name-like speakers only), numbered lists `1. "quote" — Name`, and a quote over several
-  lines or paragraphs (it waits for its closing mark; the last line may carry `— Name`);
-- quote marks of every family come off the words (`unquote`): "…", “…”, '…', ‘…’, «…», »…«, „…“,
-  ‚…‘, 「…」, 『…』 (apostrophes inside are kept);
-- dialogue excerpts: `Name: words` / `'''Name''': words` lines (the colon-script rules),
-  `Name: [stage direction]` and `[stage direction]` lines (-> `action`);
-- unattributed quotes: under a heading that names a speaker of the page (a Wikiquote film
-  page's `== Inigo Montoya ==` section) they are that speaker's; a quoted line with no
-  attribution belongs to the page's character when one is known; otherwise it is skipped.
-  A nested item that is a source, not a person (`** Chapter 1`, `** ''A Study in Scarlet''
-  (1887)`: italics, digits, chapter words) is kept in `extra.source`.
-
-Units. A dialogue exchange is one block: it ends at a heading, a `----` separator (`<hr>`), a
-standalone quote, and, on a page with no `----`/`<hr>`, at the edge of a top-level `<dl>` and at
-a blank line when the page writes exchanges as runs of consecutive `Name: words` lines. Each standalone quote is a block of its own. The
-unit is the heading path (`Season 1 / Pilot [1.01]`), numbered `#1`, `#2`... when a section
-holds more than one block, so the segmenter never joins two scenes.
-
-The episode/work after the character's name is kept in `extra.episode`; `Name to Watson` keeps
-`extra.context` = "to Watson".
-"""
+A state machine: lines are classified (`page_lines.ItemKind`), then one handler per kind runs over the `State`
+(IDLE, EXCHANGE, QUOTE) kept in the `Walk` dataclass (quote_walk.py); a text line goes through `LINE_RULES` in
+order. Units are heading paths, so the segmenter never joins two scenes. Forms read: docs/wiki.md."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ def encoder(project: Project, threads: int):
     return PipelineModels(project.cache).speaker_encoder(threads)
 
 
-def progress(total: int, desc: str):
+def progress_bar(total: int, desc: str):
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit="line", file=sys.stderr, disable=None)
@@ -74,7 +74,7 @@ def train_voices(project: Project, labels: Path, out: Path, media: Path | None =
         check_id(lab.character, "character id", labels)
     audio = load_labelled_audio(labels, labs)
     enc = encoder(project, threads or int(st.get("threads") or 0))
-    with progress(len(labs), "embedding labelled lines") as bar:
+    with progress_bar(len(labs), "embedding labelled lines") as bar:
         model = train_from_labels(labs, lambda m: audio[m], enc, st, progress=bar.update)
     model.save(out)
     return model, st
@@ -103,9 +103,22 @@ def subtitles_beside(media: Path) -> Path:
 
 def discover_season(project: Project, files: list[Path], out: Path, *, beside: bool = False, work: str = "discover",
                     language: str | None = None, threads: int = 0, asr_backend: str = "faster-whisper") -> dict:
-    """Embed every line of every episode and cluster the voices into `out` (lines.jsonl, voices.json,
-    embeddings.npz, clips/); the written voices.json as a dict, with `lines` (rows embedded) and `episodes`."""
-    from extractors.tv import TvOptions, decode_audio, discover_voices, extract_tv, write_discovery
+    """`speakers discover`: the voices of `files` (subtitles beside each when `beside`, else Whisper) into `out`."""
+    from extractors.tv import TvOptions
+
+    th = threads or int(speaker_settings(project).get("threads") or 0)
+    episodes = [(f, validate_model(TvOptions, {"subtitles": subtitles_beside(f) if beside else None,
+                                               "language": language, "threads": th, "asr_backend": asr_backend},
+                                   None, None)) for f in files]
+    return discover_episodes(project, episodes, out, work)
+
+
+def discover_episodes(project: Project, episodes: list[tuple[Path, object]], out: Path, work: str,
+                      progress=None) -> dict:
+    """Embed every line of every episode (each read with its TvOptions) and cluster the voices into `out`
+    (lines.jsonl, voices.json, embeddings.npz, clips/); voices.json as a dict, with `rows` (lines embedded) and
+    `episodes`. `progress(**fields)`, when given, is told each step (the studio's status) instead of a bar."""
+    from extractors.tv import decode_audio, discover_voices, extract_tv, write_discovery
 
     from .models import PipelineModels
 
@@ -113,20 +126,31 @@ def discover_season(project: Project, files: list[Path], out: Path, *, beside: b
     out_name(out)
     st = speaker_settings(project)
     models = PipelineModels(project.cache)
-    th = threads or int(st.get("threads") or 0)
+    res = resolver(project)
     found, audio = [], {}
-    for f in files:
-        opts = validate_model(TvOptions, {"subtitles": subtitles_beside(f) if beside else None, "language": language,
-                                          "threads": th, "asr_backend": asr_backend}, None, None)
-        lines = extract_tv(f, work, opts, resolver=resolver(project), cache_dir=project.cache, progress=False,
-                           whisper=lambda: models.whisper(opts.asr_backend, opts.model, th))
+    for n, (f, opts) in enumerate(episodes):
+        if progress:
+            progress(step="lines", item=f.name, done=n, total=len(episodes), message=f"reading the lines of {f.name}")
+        lines = extract_tv(f, work, opts, resolver=res, cache_dir=project.cache, progress=False,
+                           whisper=lambda o=opts: models.whisper(o.asr_backend, o.model, o.threads))
         audio[f.resolve()] = decode_audio(f)
         found.append((f.resolve(), lines))
-    enc = models.speaker_encoder(th)
-    with progress(sum(len(ls) for _, ls in found), "embedding lines") as bar:
-        lines, E, rows, clusters = discover_voices(found, audio.__getitem__, enc, st, progress=bar.update)
+    total = sum(len(ls) for _, ls in found)
+    enc = models.speaker_encoder(episodes[0][1].threads if episodes else 0)
+    if progress:
+        progress(step="embed", item=None, done=0, total=total, message=f"embedding the voices of {total} lines")
+        done = [0]
+
+        def step(k: int = 1) -> None:
+            done[0] += k
+            progress(done=done[0])
+
+        lines, E, rows, clusters = discover_voices(found, audio.__getitem__, enc, st, progress=step)
+    else:
+        with progress_bar(total, "embedding lines") as bar:
+            lines, E, rows, clusters = discover_voices(found, audio.__getitem__, enc, st, progress=bar.update)
     meta = write_discovery(out, lines, E, rows, clusters, audio.__getitem__, enc.model_id)
-    return {**meta, "rows": len(rows), "episodes": len(files)}
+    return {**meta, "rows": len(rows), "episodes": len(episodes)}
 
 
 def name_voices(project: Project, voices: Path, pairs: list[tuple[str, str]] | None = None, names: Path | None = None,

@@ -137,7 +137,7 @@ def evaluate(
     enc = _encoder(threads or int(st.get("threads") or 0))
     if enc.model_id != model.encoder_id:
         raise InputError(f"model was trained with encoder {model.encoder_id}, not {enc.model_id}; retrain it", model_dir)
-    with voices.progress(len(labs), "identifying") as bar:
+    with voices.progress_bar(len(labs), "identifying") as bar:
         res = run_eval(model, labs, lambda m: audio[m], enc, progress=bar.update)
     typer.echo(f"lines      {res['n']}")
     typer.echo(f"accuracy   {res['accuracy']:.3f}   (correct / all labelled lines)")

@@ -63,47 +63,19 @@ def read_status(project: Project, wid: str) -> dict:
     return status
 
 
-def _speaker_settings(settings) -> dict:
-    from extractors.tv import DEFAULTS
-
-    return {**DEFAULTS, **settings.speakers.model_dump(exclude_unset=True)}
-
-
 def discover_work(project: Project, wid: str, progress) -> dict:
     """`speakers discover` over the work's episodes (subtitles beside each, or its `subtitles` option, else
     Whisper), into voices_dir; `progress(**fields)` is told each step. Returns voices.json."""
-    from extractors.characters import AliasResolver, load_characters
-    from extractors.tv import decode_audio, discover_voices, extract_tv, write_discovery
-
     from ..batch import expand, file_options, is_batch
-    from ..models import PipelineModels
+    from ..voices import discover_episodes
 
-    settings = load_settings(project.pipeline_yaml)
-    spec = settings.works[wid]
+    spec = load_settings(project.pipeline_yaml).works[wid]
     source = project.root / spec.input
     opts = project.rooted(spec.typed_options(wid, project.pipeline_yaml)).model_copy(update={"speakers": None})
     files = expand(source, "tv", spec.files) if is_batch(source, spec.files) else [source]
-    st = _speaker_settings(settings)
-    models, resolver = PipelineModels(project.cache), AliasResolver(load_characters(project.configs))
-    episodes, audio = [], {}
-    for n, f in enumerate(files):
-        progress(step="lines", item=f.name, done=n, total=len(files), message=f"reading the lines of {f.name}")
-        o = opts if opts.subtitles else file_options("tv", opts, f)  # else the subtitles beside it, if any
-        lines = extract_tv(f, wid, o, resolver=resolver, cache_dir=project.cache, progress=False,
-                           whisper=lambda o=o: models.whisper(o.asr_backend, o.model, o.threads))
-        audio[f.resolve()] = decode_audio(f)
-        episodes.append((f.resolve(), lines))
-    total = sum(len(ls) for _, ls in episodes)
-    progress(step="embed", item=None, done=0, total=total, message=f"embedding the voices of {total} lines")
-    done = [0]
-
-    def step(k: int = 1) -> None:
-        done[0] += k
-        progress(done=done[0])
-
-    enc = models.speaker_encoder(opts.threads)
-    lines, E, rows, clusters = discover_voices(episodes, audio.__getitem__, enc, st, progress=step)
-    return write_discovery(voices_dir(project, wid), lines, E, rows, clusters, audio.__getitem__, enc.model_id)
+    # the work's own subtitles option, else the subtitles beside each episode, if any
+    episodes = [(f, opts if opts.subtitles else file_options("tv", opts, f)) for f in files]
+    return discover_episodes(project, episodes, voices_dir(project, wid), wid, progress)
 
 
 def _run(project: Project, wid: str, lock: threading.Lock, discover) -> None:
@@ -143,8 +115,7 @@ def start_discovery(project: Project, wid: str, discover=None) -> bool:
 def name_voice(project: Project, wid: str, cluster: str, cid: str) -> tuple[int, str | None]:
     """`speakers name CLUSTER CID` for the work's discovery (the character linked to the work first); the work
     gets the refitted model as its `speakers` option when it has none. Returns (lines named, option set or None)."""
-    from extractors.tv import name_clusters
-
+    from ..voices import name_voices
     from ..works import edit_pipeline, link_character, project_characters
 
     settings = load_settings(project.pipeline_yaml)
@@ -156,7 +127,7 @@ def name_voice(project: Project, wid: str, cluster: str, cid: str) -> tuple[int,
     if wid not in ch.works:
         link_character(project, cid, [wid])
     model = folder / "model"
-    n, _ = name_clusters(folder, [(cluster, cid)], model, _speaker_settings(settings))
+    n, _, _, _ = name_voices(project, folder, [(cluster, cid)], out=model)
     if settings.works[wid].options.get("speakers"):
         return n, None
     rel = model.relative_to(project.root).as_posix() if model.is_relative_to(project.root) else str(model)

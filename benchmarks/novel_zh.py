@@ -117,7 +117,7 @@ def run_speed(times: int) -> None:
 
 
 def main() -> None:
-    from extractors.novel.cast.zh.discover import _pseg
+    from extractors.novel.cast.zh.lexicon import _pseg
 
     t0 = time.perf_counter()
     _pseg()

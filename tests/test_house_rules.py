@@ -20,8 +20,6 @@ MAX_LINES = 400
 
 # Modules still over MAX_LINES, each with the reason it is not split yet.
 TOO_LONG = {
-    "extractors/novel/cast/zh/discover.py": "Chinese cast discovery, being reworked in parallel; split with the Chinese sub-room",
-    "extractors/novel/attribution/zh.py": "Chinese attribution, being reworked in parallel; split with the Chinese sub-room",
     "extractors/tv/asr.py": "the TV room is outside the novel room's split (issue 41, point 3)",
 }
 

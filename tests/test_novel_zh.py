@@ -290,7 +290,7 @@ def test_subjects_of_other_classical_novels():
     an office before a name is no surname (`司马潘隐` is 潘隐, `诸葛孔明` is 孔明, not `葛孔明`); a surname and a
     character jieba knows no word of, then the speech verb, is a name (`李傕曰`, `朱儁曰`, `高俅道`; not `方才道`); `林之孝道` is 林之孝 (a name holding 之, not `孝` of 林); `王熙凤道` is 王熙凤 (an idiom to jieba), `春燕笑道` 春燕
     (a season and a swallow to jieba alone, not `燕`), `鲁肃责孔明曰` 鲁肃 (`责`, scolds, begins the predicate)."""
-    from extractors.novel.cast.zh.discover import bare_subject
+    from extractors.novel.cast.zh.tags import bare_subject
 
     got = {c: bare_subject(c) for c in ("柴进道", "史进道", "呼延灼道", "那怪道", "司马潘隐谓进曰", "诸葛孔明曰",
                                         "司徒王允曰", "那僧道", "李傕曰", "朱儁曰", "高俅道", "方才道", "林之孝道", "王熙凤道", "春燕笑道", "鲁肃责孔明曰")}
@@ -303,7 +303,7 @@ def test_manner_glued_to_a_name_and_the_one_asked_answers():
     """`侍中杨琦密奏帝曰`: jieba reads `杨琦密` as one name, but `密` (secretly) is a manner: 杨琦 (before: `杨琦密`,
     a cast member of its own); `太后密谓曰` is 太后; `叔父刘元起奇其言` keeps 叔父, not `刘元` (`起` ends his name);
     `玄德…问左右，答曰`: the ones asked answer, so not 玄德 (before: 玄德 at 0.93)."""
-    from extractors.novel.cast.zh.discover import bare_subject
+    from extractors.novel.cast.zh.tags import bare_subject
 
     got = {c: bare_subject(c) for c in ("侍中杨琦密奏帝曰", "太后密谓曰", "叔父刘元起奇其言")}
     assert got == {"侍中杨琦密奏帝曰": "杨琦", "太后密谓曰": "太后", "叔父刘元起奇其言": "叔父"}, got
@@ -369,7 +369,7 @@ def test_three_character_names_holding_a_predicate_character():
     predicate character (`道`, `一`, `冷`) would cut it (before: `马`, `王`, nobody); `来旺家的` is the wife of 来旺
     though `来` opens predicates (before: nobody); `内书云` (the letter inside reads) has no speaker; a verb inside what jieba reads as
     one name still ends the subject (`卓问肃曰`: 卓 asks 肃) and so does one that would end it (`袁术闻说`)."""
-    from extractors.novel.cast.zh.discover import bare_subject
+    from extractors.novel.cast.zh.tags import bare_subject
 
     got = {c: bare_subject(c) for c in ("马道婆道", "王一贴笑道", "冷子兴听了", "卓问肃曰", "袁术闻说", "冷笑道",
                                         "来旺家的笑道", "回家的道", "内书云")}
@@ -443,7 +443,7 @@ def test_titles_attendants_and_a_one_character_form_of_another_person():
     `随后一人厉声言曰` is someone (before: `随后`, then); `部将李堪曰` with a member `部将` is 李堪; and `肃曰` right after
     `李肃` (a name the text writes at least three times) is 李肃's even where the cast holds `肃` for 鲁肃 (found on the
     whole 三国演义)."""
-    from extractors.novel.cast.zh.discover import bare_subject, strip_opener
+    from extractors.novel.cast.zh.tags import bare_subject, strip_opener
 
     clauses = ("副将翟元曰", "大将军曰", "贾先生道", "左右曰", "随后一人厉声言曰")
     got = {c: bare_subject(c[strip_opener(c, 0, len(c)):]) for c in clauses}

@@ -13,7 +13,7 @@ import pytest
 from conftest import SHARED, gold_dir
 from extractors.characters import Character
 from extractors.novel.cast.discover import discover_cast
-from extractors.novel.cast.zh.discover import post_tag_clause, tag_subjects
+from extractors.novel.cast.zh.tags import post_tag_clause, tag_subjects
 from extractors.novel.extract import analyse, read_novel
 from extractors.novel.cast.zh.modern_names import name_at, name_forms
 

@@ -1,5 +1,5 @@
 """Novel text -> its structure and rule attributions: chapters, paragraphs, quotations, and each quotation's
-speaker guess. Used by `extract.extract_novel` (which makes line records of them) and by `cast_rank` (which counts
+speaker guess. Used by `extract.extract_novel` (which makes line records of them) and by `cast.rank` (which counts
 each discovered member's lines); kept apart so that cast discovery does not import the extractor that marks the
 narrator it discovers."""
 

@@ -128,7 +128,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     LLM when `llm` is given), `narration`/`action` for the text between.
 
     `others`: ids among `characters` who are attributed like anyone but are nobody the user configured
-    (`cast_others`): their lines come out with no speaker, only the `name` the text gives them (and the
+    (`cast.others`): their lines come out with no speaker, only the `name` the text gives them (and the
     confidence and evidence of that name).
 
     `min_confidence` is the hold: rule guesses below it are not emitted (None: the calibrated
@@ -136,7 +136,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     sent to it, and a held guess fills only a quote the LLM leaves unresolved.
 
     An English text told in the first person gets its narrator among `characters` marked when none is
-    (`cast_others.mark_narrator`: `said I` is theirs).
+    (`cast.others.mark_narrator`: `said I` is theirs).
 
     Raises InputError for an empty or undecodable file and for a text without quotations."""
     path = Path(path)

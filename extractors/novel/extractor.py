@@ -57,9 +57,9 @@ class NovelOptions(ExtractOptions):
 def characters_for(configured: dict[str, Character], work: str, path: Path, text: str, language: str | None
                    ) -> tuple[list[Character], bool, list[Character]]:
     """Configured characters of this work, or (when none is) the cast discovered in the text; whether they
-    were discovered; and the others who speak in the text and match none of the configured (`cast_others`:
+    were discovered; and the others who speak in the text and match none of the configured (`cast.others`:
     attributed too, so their words go to nobody configured). What the configuration leaves out is taken from the
-    cast found in the text (`cast_others.complete_cast`: more names, the gender, the first-person narrator). A
+    cast found in the text (`cast.others.complete_cast`: more names, the gender, the first-person narrator). A
     character configured for another work is never used: its names would match strangers."""
     from .cast.discover import discover_cast
     from .cast.others import complete_cast

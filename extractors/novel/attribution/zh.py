@@ -1,161 +1,23 @@
-"""Chinese speaker attribution by speech tags: `玄德曰：「`, `宝玉听了，忙笑道：“`, `众人都笑说：“`,
-`“……”玄德道。`, subject-less tags that carry on the last speaker (`说着，又道：`) and pronoun tags
-(`他乃说道：`) resolved in context.
-
-`ZhMixin` is mixed into `attribution.Attributor`; it uses the Attributor's text, paragraphs, quotes and
-name index. The tag grammar lives in `cast/zh/discover.py`: the clause ending in a speech verb, its subject at
-the clause start. When that clause has none (`笑道`, `因说`), the subject is looked for in the clauses
-before it, back to the quotation before or the paragraph start, across at most one full stop:
-Chinese drops a subject that the sentence (or the one before) has already named
-(`宝玉听了，并不推辞，便笑道`, `士隐听了，不便再问．因笑道`). A clause whose opening is no person
-(`满面堆笑让`, `口吐人言`) is passed over on the way back; a clause whose subject is a person stops it.
-
-The subject is a cast member (through the name index) or a speaker the cast does not hold (`众人`,
-`那僧`, `小厮们`, `封肃`): such a line gets the speaker id `slug(surface)` and keeps the surface as
-written, so it is never given to a wrong cast member; `X们` is a group, never the cast member X.
-
-Confidence by where the subject was found (`_CONF`; measured on 红楼梦 1-8 against its labelled cues and
-checked by eye on samples of 三国演义 1-15; the hold is `attribution.DEFAULT_MIN_CONFIDENCE`, 0.88):
-
-- in the tag's own clause: cast 0.95, other person 0.9; the same for a tag after the quotation (`“……”王建国问道。`,
-  `“……”张伟笑着说，“……”`: the first clause after the closing mark, a plain speech verb then a comma or full stop,
-  its own subject only; `”黛玉笑道：“` ends in a colon and tags the next quotation);
-- in an earlier clause of the same sentence: cast 0.93, other 0.9 (cast 0.92 / other 0.9 after passing
-  over a clause with no subject: other right 10 of 10 on 红楼梦 1-8 and, by eye, 三国演义 1-15);
-- in the sentence before (one full stop back): cast 0.85, other 0.8: held (right 4 of 4 on 红楼梦 but
-  about 1 in 5 on 三国演义, whose one-character subjects `进曰`, `云叹曰` read as adverbs);
-- past a clause opening with a noun that is no person: held (0.8 and below);
-- no subject back to the quotation before in the paragraph: with `又`/`说着`/`复`/`再`/`还` (`说着，又问：`)
-  that quotation's speaker (0.9; 0.85 across a full stop); without, no guess (the other party may answer);
-  never when the tag says `都`/`皆`/`齐` (several speak) or names that speaker as the one spoken to;
-- `他/她` subjects: the last clause-opening cast member of the paragraph before the tag whose gender fits, else
-  the last one in the two paragraphs before (`zh_modern.pronoun_back`); confidence the rule's measured precision
-  (`data/zh_turns.json`, 0.83 / 0.77 on the 平凡的世界 design cues: held);
-- a clause about a cast member ending in `的` before the name (`坐在炕上的金俊山也…说`) has that member as subject,
-  unless a preposition or verb of address governs it (`对身边的金俊山说`);
-- a sentence that opens with `因`/`遂`/`便`/`乃`/`又`, names nobody before its tag and finds no subject
-  goes on from the cast member opening the sentence before (0.9: `…士隐…．遂上前施礼，笑问道：`);
-- a clause that names a sound (`只听后院中有人笑声，说：`) gives its source as the speaker, or nobody
-  (`背后喊声震天，大叫：`), never someone further back; a name followed by a place and someone else
-  (`玄德背后转出张飞`) is no subject; a short quoted term (`取"文星和合"之意`) is part of its clause;
-- untagged turns by the shape of a modern exchange (`zh_modern.modern_turns`: the one asked answers, alternation,
-  a narration beat), each at its measured precision;
-- an untagged turn of a two-person exchange (paragraphs that are one quotation each, two people named by their
-  tags, each on one parity): the other one by alternation, at its measured precision (held; `_zh_turns`);
-- narration ending in a colon with no speech verb (`贾母一一指与黛玉：`, `黛玉心中正疑惑着：`): the
-  subject of that clause only, at most 0.9; none for writing or verse (`上面写着：`, `正是：`).
-"""
+"""Chinese speaker attribution by speech tags (`玄德曰：「`, `宝玉听了，忙笑道：“`, `“……”玄德道。`), subject-less tags
+that carry on the last speaker and pronoun tags resolved in context: `ZhMixin`, mixed into the Attributor. How
+a subject is found and what each finding is worth: docs/novel.md, "Chinese attribution"."""
 
 from __future__ import annotations
 
 import re
 
-from extractors.text import ZH_FULL_STOPS
 from extractors.characters import slug
 
 from ..cast.zh.names import COMPOUND_SURNAMES
-from ..cast.zh.discover import (_PERSON_END, _PRED, _PRED2, _SPEECH, _SURNAMES, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT,
-                      bare_subject, is_group, is_word, person_like, plain_surname, pos_tags, post_tag_clause,
-                      speaks_directly, strip_opener, tag_clause)
+from ..cast.zh.lexicon import _PRED, _SURNAMES, is_word, plain_surname, pos_tags
+from ..cast.zh.tags import (_PERSON_END, _PRED2, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT, bare_subject, is_group,
+                            person_like, post_tag_clause, speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
 from .zh_modern import confidences, modern_turns, pronoun_back
-
-_TOWARD = re.compile(r"[对對向给給朝跟冲衝问問和与與同叫找]")
-_SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
-# a subject-less tag that goes on with the same speaker: `又道`, `说着，又问`, `复笑道`
-_GOES_ON = re.compile(r"又|复|復|再|还|還|说着|說著|说毕|說畢|说罢|說罷|接着|接著")
-_FULL_STOP = ZH_FULL_STOPS
-_TERM = re.compile(r"[\u4e00-\u9fff]{1,10}")
-# a sentence opened by `因` / `遂` / `便` / `乃` / `又` that names nobody before its tag goes on from the subject
-# that opened the sentence before (`士隐听了，不便再问．因笑道：`, `…泼了茜雪一裙子的茶．又跳起来问着茜雪道：`)
-_LEAD_ON = re.compile(r"因|遂|便|乃|又")
-
-
-def _clause_start(t: str, s: int, k: int) -> int:
-    """Start of the clause ending at k, not before s; a short quoted term inside narration is part of
-    its clause (`取"文星和合"之意`, `不知所云"蠢物"系何东西`)."""
-    while k > s:
-        if t[k - 1] == '"':
-            j = t.rfind('"', max(s, k - 12), k - 1)
-            if j < 0 or not _TERM.fullmatch(t, j + 1, k - 1):
-                return k
-            k = j
-        elif CLAUSE_MARK.match(t[k - 1]):
-            return k
-        else:
-            k -= 1
-    return k
-
-# where the subject was found (the worst step back taken) -> confidence, by kind of subject:
-# verb: the tag's own clause; clause: an earlier clause of the sentence, past clauses that open with
-# their predicate; skip: past a clause that opens with no subject (`并不推辞`); sentence: one full stop
-# back; noun: past a clause that opens with a noun that is no person (`此石听了`, `身体面庞虽怯弱`)
-_WHERE = ("verb", "clause", "skip", "sentence", "noun")
-_CONF = {"cast": dict(verb=0.95, clause=0.93, skip=0.92, sentence=0.85, noun=0.8),
-         "other": dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.8, noun=0.75),
-         "kin": dict(verb=0.9, clause=0.85, skip=0.8, sentence=0.75, noun=0.7),
-         "names": dict(verb=0.9, clause=0.9, skip=0.85, sentence=0.8, noun=0.75)}
-_CONF["narrator"] = _CONF["cast"]  # `我说`, `我问道` with a first-person narrator in the cast
-_KIND_RULE = {"cast": "name", "other": "other", "kin": "other", "names": "names", "narrator": "narrator"}
-_LEAD_ON_CONF = 0.9  # as a subject-less `又道` that goes on (4 of 4 right on 红楼梦 1-8)
-_GOES_ON_CONF = dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.85, noun=0.8)
-_PRONOUN_CONF = 0.6
-# alternation in a two-person exchange: held by default (strict alternation between two name-tagged people
-# gives the right speaker 0.90 of the time on the 12 English dev novels; 红楼梦 has few such exchanges)
-_TURN_CONF = 0.85
-_NAME_TAG_RULES = {f"zh-{post}{kind}-{w}" for post in ("", "post-") for kind in ("name", "other") for w in ("verb", "clause", "skip")}
-_COLON_CONF = 0.9
-# a colon after these introduces writing, a verse or a list, not speech
-_WRITTEN = re.compile(r"写|寫|书|書|题|題|刻|是|诗|詩|词|詞|对联|對聯|如下|下面|上面|道着|道著|曰|云|有")
-_ALL = re.compile(r"都|皆|齐|齊|俱")
-# `问左右，答曰`: a reply whose subject is not written, after someone asks: the one asked answers
-_REPLY_TAG = re.compile(r"(?:答|对|對|应|應|回)(?:曰|道|说|說)?$")
-_ASKS = re.compile(r"问|問|询|詢")  # opening the clause right before the reply (`问左右，答曰`)
-_TOGETHER = re.compile(_ALL.pattern + r"|同|共")  # two names then this: both speak (`尤氏秦氏都说道`)
-_SOUND = re.compile(r"(?:笑|喊|叫|哭|人|呼|嚷)(?:声|聲)")
-_HEAR = re.compile(r"(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽|闻|聞)(?!了|说|說|知|言)")
-
-
-def _colon_clause(t: str, s: int, e: int) -> int | None:
-    """Start of the last clause of narration that ends in a colon with no speech verb, the colon
-    opening what someone says or thinks (`贾母一一指与黛玉：`, `黛玉心中正疑惑着：`); None for an
-    inscription or a verse (`上面写着：`, `正是：`)."""
-    seg = t[s:e].rstrip()
-    if not seg.endswith(("：", ":")):
-        return None
-    body = seg.rstrip("：: ")
-    cut = _clause_start(t, s, s + len(body))
-    if cut >= s + len(body) or _WRITTEN.search(t, cut, s + len(body)):
-        return None
-    return cut
-
-
-def _adverb_at(t: str, p: int, end: int) -> bool:
-    """Whether jieba reads the character at p, in its clause, as an adverb or adjective (`罕问道`) or as
-    the verb of a verb word with the speech verb (`劝道`, `催道`)."""
-    w, f = pos_tags(t[p:min(end, p + 4)])[0]
-    return len(w) == 1 and f in ("a", "ad", "d") or len(w) == 2 and f == "v" and w[1] in _SPEECH
-
-
-def _place_after(t: str, k: int, end: int) -> bool:
-    """Whether a name is the place someone else comes from: a two-character place word after it and then
-    a noun or someone emerging (`吕布背后一人…曰`, `玄德背后转出张飞`; not `警幻后面追来`, `心中暗喜`)."""
-    if end - k < 4 or _TRANSPARENT.match(t, k, end):
-        return False
-    words = pos_tags(t[k:min(end, k + 6)])
-    if len(words) < 2 or len(words[0][0]) != 2 or words[0][1] not in ("f", "s"):
-        return False
-    w, f = words[1]
-    return f[:1] in ("n", "m") or f[:1] == "v" and "出" in t[k + 2:k + 4]
-
-
-def _title_then_name(first: str, second: str) -> bool:
-    """Two cast forms written together that are a title and a name (`谋士贾诩`, `侍中杨琦`, `长史张昭`): the first no
-    name of a surname and given name to jieba, the second two or three characters opening with a surname."""
-    title = not pos_tags(first)[0][1].startswith("nr") or not plain_surname(first[0])
-    if second[0] == second[1:2]:
-        return False  # `玄德徐徐曰`: a doubled character is a manner (slowly), whatever jieba tags it
-    return title and (pos_tags(second)[0] == (second, "nr") or 2 <= len(second) <= 3 and second[0] in _SURNAMES)
+from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, _GOES_ON_CONF, _HEAR, _KIND_RULE,
+                         _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND, _TOGETHER,
+                         _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause, _place_after,
+                         _title_then_name)
 
 
 class ZhMixin:

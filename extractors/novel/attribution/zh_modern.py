@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from extractors.text import ZH_FULL_STOPS
-from ..cast.zh.discover import strip_opener
+from ..cast.zh.tags import strip_opener
 
 TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_turns.json"
 RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-alternate-abab", "zh-beat", "zh-lead", "zh-pronoun-turn", "zh-pronoun", "zh-pronoun-gender", "zh-pronoun-back",

@@ -15,7 +15,7 @@ from ..text.simplified import simplified_view
 
 def discover_cast(text: str, language: str, top: int | None = None, by_lines: bool = True) -> list[CastMember]:
     """The cast of a novel, most frequent speaker first: by the lines the rules give each member
-    (`cast_rank`), then `speaks`, then `count`; `top` keeps the first N. `by_lines=False` skips the
+    (`cast.rank`), then `speaks`, then `count`; `top` keeps the first N. `by_lines=False` skips the
     attribution that ranking costs (order by `speaks`, then `count`), for a caller that attributes anyway."""
     if language == "zh":
         from .zh.discover import discover_zh as find

@@ -15,7 +15,7 @@ class CastMember:
     count: int = 0                              # mentions in the text (all forms)
     speaks: float = 0                           # speech tags naming them (a pronoun tag resolved to them counts 0.5)
     narrator: bool = False                      # the first-person narrator (`said I`, `我道`)
-    lines: int = 0                              # quotations the rules give them at the default hold (`cast_rank`)
+    lines: int = 0                              # quotations the rules give them at the default hold (`cast.rank`)
 
     @property
     def id(self) -> str:

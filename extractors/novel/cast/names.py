@@ -72,7 +72,7 @@ def given_names_zh(chars: list[Character]) -> dict[str, str]:
     name whose first character is a surname (or a four-character one opening with a two-character surname,
     `相如` for `司马相如`), without it, where it names one character and is no title or kinship term (`王夫人`
     is not `夫人`, `薛姨妈` not `姨妈`)."""
-    from .zh.discover import SURNAME, title_or_kin
+    from .zh.lexicon import SURNAME, title_or_kin
     from .zh.names import has_compound_surname
 
     owners: dict[str, set[str]] = {}

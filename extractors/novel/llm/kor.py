@@ -1,7 +1,7 @@
 """Kor extraction for what the rules left: the LLM names the speakers of unresolved quotations.
 
-Only the chunks that hold a quotation the rules could not attribute are sent (`llm_chunks`), with the rule results
-shown to the model; every answer is cached, validated and mapped back to its quotation (`llm_match`). Usage and the
+Only the chunks that hold a quotation the rules could not attribute are sent (`llm.chunks`), with the rule results
+shown to the model; every answer is cached, validated and mapped back to its quotation (`llm.match`). Usage and the
 steps: docs/novel.md, "The LLM pass".
 """
 

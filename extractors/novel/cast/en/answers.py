@@ -2,13 +2,13 @@
 
 `"You are quite right, Harry,"` … `"Of course I am," said Lord Henry`: speakers address a person by a name
 (`Harry`, `Cousin Charlotte`, `Miss Eliza`) that the narration never uses in a speech tag, so name merging
-(`cast_en_merge`) keeps it apart from the tagged name (`Lord Henry`), and the turn model then takes the
+(`cast.en.merge`) keeps it apart from the tagged name (`Lord Henry`), and the turn model then takes the
 vocative for a third person. Here such a name joins the one person whose tagged line answers the quotation
 that addresses it: the next quotation, in one of the two paragraphs after it, tagged with a name.
 
 The rule, for names with at least MIN_VOCATIVES vocatives and at most MAX_TAGS speech tags (before roles and
 places are settled): answered at least MIN_ANSWERS times, by one person at least MIN_SHARE of the time, never
-replying to that person or addressed in their tagged lines (`cast_en._apart`; a sentence naming both does not
+replying to that person or addressed in their tagged lines (`cast.en.discover._apart`; a sentence naming both does not
 count: `looking over at Lord Henry, said, "Harry, did it ever`), no conflict of gender, and neither of two
 shapes that answer for someone else in a family: a title with a surname other people of the cast bear
 (`Miss Bennet`: Jane in the narration, Elizabeth when Lady Catherine speaks) or the answerer's surname with a

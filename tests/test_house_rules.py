@@ -20,7 +20,6 @@ MAX_LINES = 400
 
 # Modules still over MAX_LINES, each with the reason it is not split yet.
 TOO_LONG = {
-    "extractors/tv/asr.py": "the TV room is outside the novel room's split (issue 41, point 3)",
 }
 
 # What a comment or docstring says when it records tuning history rather than what the code does and why.

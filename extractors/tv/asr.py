@@ -1,178 +1,34 @@
 """Whisper transcription with segment and word timestamps, cached on disk.
 
-Two backends: `faster-whisper` (CTranslate2, several times faster on CPU; the default) and
-`openai-whisper` (the reference implementation, PyTorch; `--asr-backend openai-whisper`). `model` is `base` (the bundled offline weights, see
-`whisper_weights`), a path (an openai-whisper `.pt` checkpoint, or a CTranslate2 model directory
-for faster-whisper), or another Whisper model name (downloaded by the backend; needs internet).
-
-Transcripts are cached as JSON under `<cache_dir>/asr/` (the shared `extractors.cache`) keyed by
-the sha256 of the media file's content, the backend, the model's identity and every decoding option (`DecodeOptions`), so a rerun
-costs nothing. By default only the spans Silero VAD hears speech in are decoded (`vad.py`).
-Timestamps are made monotonic: a segment never starts before the previous one ended, words stay
-inside their segment and in order.
+Two backends: `faster-whisper` (the default) and `openai-whisper`; which model and how it loads is
+`whisper_models.py`, the lines a transcript becomes `transcript_lines.py`. Transcripts are cached under
+`<cache_dir>/asr/`, keyed by the media's content hash, backend, model and every decoding option. Only the
+spans Silero VAD hears speech in are decoded (`vad.py`); timestamps are made monotonic.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import Callable
 
 import numpy as np
 
 from ..cache import ContentCache
 from ..errors import InputError
-from ..records import Line
 from .audio import SAMPLE_RATE, decode_audio
-from .whisper_weights import bundled_ct2_dir, bundled_openai_checkpoint, load_openai_whisper, whisper_cache_dir
+# re-exported: the kind's __init__, its extractor, benchmarks and tests import these from here; `transcribe`
+# calls `load_model` through this module, so a test patching `asr.load_model` is seen
+from .transcript_lines import transcript_to_lines  # noqa: F401
+from .whisper_models import (  # noqa: F401
+    BACKENDS, BUNDLED_MODEL, DEFAULT_BACKEND, check_language, load_model, model_identity, sha256_file,
+)
 
-BACKENDS = ("openai-whisper", "faster-whisper")
-# The default: faster-whisper (CTranslate2 int8) transcribes the 30 s sample at real-time factor ~0.12 on one
-# thread, openai-whisper at ~0.70, with the same lines (word error rate 0.014 between them, benchmarks/tv_asr.py).
-DEFAULT_BACKEND = "faster-whisper"
-BUNDLED_MODEL = "base"
 CACHE_VERSION = 2
 DEFAULT_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
-_SENTENCE_END = re.compile(r"[.?!。？！…]['\"”’)]*$")
-_NEW_SENTENCE = re.compile(r"(?!I\b|I')[\"“‘(]*[A-Z]")  # a capital that is not the pronoun I
-
-
-def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
-
-
-# ---------------------------------------------------------------------------------------------
-# model resolution
-
-
-def model_identity(backend: str, model: str) -> str:
-    """A stable id for the cache key: the bundled weights, a file's content hash, or a model name."""
-    if backend not in BACKENDS:
-        raise InputError(f"--asr-backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if model == BUNDLED_MODEL:
-        return "bundled:faster-whisper-base"
-    p = Path(model)
-    if p.is_file():
-        return f"file:{sha256_file(p)}"
-    if p.is_dir() and (p / "model.bin").is_file():
-        return f"ct2:{sha256_file(p / 'model.bin')}"
-    if model.endswith(".pt"):
-        raise InputError("no such Whisper checkpoint", model)
-    return f"name:{model}"
-
-
-DEVICES = ("cpu", "cuda")
-AUTO_LANGUAGE = ("auto", "detect", "")
-
-
-@functools.lru_cache(maxsize=1)
-def whisper_languages() -> frozenset[str]:
-    """The language codes Whisper knows (en, zh, ja, ...), from whichever backend is installed (empty: neither)."""
-    try:
-        from faster_whisper.tokenizer import _LANGUAGE_CODES as codes
-    except ImportError:
-        try:
-            from whisper.tokenizer import LANGUAGES as codes
-        except ImportError:
-            return frozenset()
-    return frozenset(codes)
-
-
-def check_language(language: str | None) -> str | None:
-    """A Whisper language code, or None (detect) for None / 'auto'; an unknown code is an InputError."""
-    if language is None or language.strip().lower() in AUTO_LANGUAGE:
-        return None
-    code = language.strip().lower()
-    known = whisper_languages()
-    if known and code not in known:
-        raise InputError(f"--language must be 'auto' or a language code Whisper knows (en, zh, ja, ko, fr, ...; "
-                         f"{len(known)} in all), not {language!r}")
-    return code
-
-
-def _check_device(device: str) -> None:
-    if device not in DEVICES:
-        raise InputError(f"--device must be one of {', '.join(DEVICES)}, not {device!r}")
-    if device == "cuda":
-        import torch
-        if not torch.cuda.is_available():
-            raise InputError("--device cuda: no CUDA GPU is visible here (use --device cpu)")
-
-
-def _load_openai(model: str, device: str):
-    try:
-        import whisper
-    except ImportError:
-        raise InputError("openai-whisper is not installed: pip install 'rolecorpus[asr]'") from None
-    if model == BUNDLED_MODEL:
-        return load_openai_whisper(bundled_openai_checkpoint(), device=device)
-    p = Path(model)
-    if p.is_file():
-        return load_openai_whisper(p, device=device)
-    if model not in whisper.available_models():
-        raise InputError(
-            f"unknown Whisper model {model!r}: pass 'base' (bundled, offline), a .pt checkpoint path, "
-            f"or one of {', '.join(whisper.available_models())}"
-        )
-    root = whisper_cache_dir() / "openai"
-    try:
-        return whisper.load_model(model, device=device, download_root=str(root))
-    except Exception as e:  # noqa: BLE001 - network or checksum failure
-        url = getattr(whisper, "_MODELS", {}).get(model, "")
-        raise InputError(f"Whisper model {model!r} is not on this machine and cannot be fetched "
-                         f"({e.__class__.__name__}): download {url or 'its .pt checkpoint'} into {root} "
-                         "(or pass --model PATH.pt); --model base is bundled and works offline") from None
-
-
-def _load_faster(model: str, threads: int, device: str, compute_type: str):
-    try:
-        from faster_whisper import WhisperModel
-    except ImportError:
-        raise InputError("faster-whisper is not installed: pip install 'rolecorpus[asr]'") from None
-    if model == BUNDLED_MODEL:
-        path = str(bundled_ct2_dir())
-    else:
-        p = Path(model)
-        if p.is_file():
-            raise InputError("faster-whisper needs a CTranslate2 model directory, not a file "
-                             "(use --asr-backend openai-whisper for .pt checkpoints)", p)
-        from faster_whisper.utils import available_models
-
-        if not p.is_dir() and "/" not in model and model not in available_models():
-            raise InputError(f"unknown Whisper model {model!r}: pass 'base' (bundled, offline), a CTranslate2 model "
-                             f"directory, or one of {', '.join(available_models())}")
-        path = model
-    compute = compute_type if compute_type != "default" else ("int8" if device == "cpu" else "float16")
-    try:
-        return WhisperModel(path, device=device, compute_type=compute, cpu_threads=threads)
-    except Exception as e:  # noqa: BLE001 - missing files, offline hub
-        if Path(model).is_dir():
-            raise InputError(f"cannot load faster-whisper model ({e.__class__.__name__}: {e})", model) from None
-        raise InputError(f"Whisper model {model!r} is not on this machine ({e.__class__.__name__}): download it "
-                         f"once, online, with `python -c \"import faster_whisper; faster_whisper.download_model("
-                         f"'{model}')\"` (Hugging Face cache, Systran/faster-whisper-{model}) or pass --model DIR "
-                         "(a CTranslate2 folder); --model base is bundled and works offline") from None
-
-
-@functools.lru_cache(maxsize=2)
-def load_model(backend: str, model: str, threads: int = 0, device: str = "cpu", compute_type: str = "default"):
-    """The loaded model (memoised) on `device`; faster-whisper's `compute_type` default: int8 cpu, float16 cuda."""
-    _check_device(device)
-    if backend == "openai-whisper":
-        return _load_openai(model, device)
-    if backend == "faster-whisper":
-        return _load_faster(model, threads, device, compute_type)
-    raise InputError(f"--asr-backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -371,68 +227,3 @@ def transcribe(
         cache.put(key, out)
     out["cached"] = False
     return out
-
-
-def _split_on_pauses(seg: dict, pause: float) -> list[dict]:
-    """Split a segment after sentence-final words followed by a gap of at least `pause` s (None: never).
-
-    A change of speaker almost always falls at a sentence end, often with no audible gap (the sample
-    call's turns are 40 ms apart), so the default splits at every sentence end.
-    """
-    words = seg.get("words") or []
-    if pause is None or len(words) < 2:
-        return [seg]
-    pieces, cur = [], []
-    for i, w in enumerate(words):
-        cur.append(w)
-        nxt = words[i + 1] if i + 1 < len(words) else None
-        if nxt is not None and _SENTENCE_END.search(w["w"]) and nxt["s"] - w["e"] >= pause:
-            pieces.append(cur)
-            cur = []
-    if cur:
-        pieces.append(cur)
-    if len(pieces) == 1:
-        return [seg]
-    return [_piece(seg, ws) for ws in pieces]
-
-
-def _piece(seg: dict, words: list[dict]) -> dict:
-    text = " ".join(w["w"] for w in words).strip()
-    return {**seg, "start": words[0]["s"], "end": words[-1]["e"], "text": text, "words": words}
-
-
-def _join_broken_sentences(pieces: list[dict], gap: float = 0.3) -> list[dict]:
-    """Rejoin a sentence Whisper cut at a segment boundary ("... At" | "least, you know ...").
-
-    The next piece must follow within `gap` s and start in lower case; "... heard a beep" | "This is"
-    stays two lines.
-    """
-    out: list[dict] = []
-    for p in pieces:
-        prev = out[-1] if out else None
-        if (prev is not None and prev.get("words") and p.get("words") and p is not prev
-                and not _SENTENCE_END.search(prev["words"][-1]["w"]) and p["start"] - prev["end"] < gap
-                and not _NEW_SENTENCE.match(p["words"][0]["w"])):  # Whisper capitalises a new sentence
-            out[-1] = _piece(prev, prev["words"] + p["words"])
-        else:
-            out.append(p)
-    return out
-
-
-def transcript_to_lines(transcript: dict, work: str, source: str, unit: str, *, split_pause: float | None = 0.0) -> list[Line]:
-    """One dialogue line per sentence (split at sentence ends with a gap >= split_pause); speaker unknown."""
-    pieces = [piece for seg in transcript["segments"] for piece in _split_on_pauses(seg, split_pause)]
-    lines: list[Line] = []
-    for piece in _join_broken_sentences(pieces):
-        if not piece["text"]:
-            continue
-        lines.append(Line(
-            work=work, source=source, unit=unit, index=len(lines), kind="dialogue", text=piece["text"],
-            start=piece["start"], end=piece["end"],
-            extra={"asr": {"backend": transcript["backend"], "model": transcript["model"],
-                           "language": transcript.get("language"),
-                           "avg_logprob": round(piece.get("avg_logprob", 0.0), 4),
-                           "no_speech_prob": round(piece.get("no_speech_prob", 0.0), 4)},
-                   "words": piece.get("words", [])},
-        ))
-    return lines

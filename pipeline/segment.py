@@ -37,7 +37,7 @@ class Params:
     solo: str = "source"  # source | lines | units | none: which of R's unanswering lines become solo stories
     turn_floor: float = 0.97  # a turn-taking guess below this confidence shows as nobody's line in a story
     tag_floor: float = 0.88   # a novel's tag guess (evidence explicit-verb) below this: likewise (the novel's fixed hold;
-    # not imported: the segment stage must not depend on the extractor's code, tests/test_dvc_pipeline.py)
+    # not imported: the segment stage must not depend on the extractor's code, tests/pipeline/test_dvc_pipeline.py)
 
     def __post_init__(self):
         if self.solo not in SOLO_MODES:

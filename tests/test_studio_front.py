@@ -481,6 +481,22 @@ def test_from_a_novel_file_to_a_character_in_chromium(tmp_path):
             turns = page.locator("#transcript .turn").all_inner_texts()
             assert len(turns) == 4 and turns[0] == "User: What is the use of a book?" and turns[3].startswith("Alice:")
             _snap(page, "chat")
+            # the same for the play's character: its package and role file, then a chat with a transcript
+            page.click("header >> text=Build")
+            with page.expect_download() as dl:
+                page.click("#packaged tr:has-text('rosalind') >> text=package (zip)")
+            assert "rosalind/manifest.json" in zipfile.ZipFile(dl.value.path()).namelist()
+            with page.expect_download() as dl:
+                page.click("#packaged tr:has-text('rosalind') >> text=ChatHaruhi role file")
+            assert Path(dl.value.path()).read_bytes() == (root / "data/characters/rosalind/rosalind.jsonl").read_bytes()
+            page.click("#packaged a[href='/chat/rosalind']")
+            page.fill("input[name=text]", "Who are you in love with?")
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            turns = page.locator("#transcript .turn").all_inner_texts()
+            assert len(turns) == 2 and turns[1].startswith("Rosalind: ") and "Rosalind:" not in turns[1][10:]
+            assert "「" not in turns[1]  # the original line without the story's `Rosalind:「…」` markup
+            _snap(page, "chat_play")
             browser.close()
     finally:
         proc.send_signal(signal.SIGTERM)

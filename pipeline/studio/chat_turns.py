@@ -4,6 +4,7 @@ the studio keeps no state per visitor) and the characters one can chat with (tho
 from __future__ import annotations
 
 import json
+import re
 
 from extractors.characters import load_characters
 
@@ -27,4 +28,7 @@ def chat_turns(carried: str, role: str, text: str, name: str, answer) -> list[li
     except (ValueError, TypeError):
         turns = []
     reply = answer.reply if answer.reply is not None else (answer.best_line[1] if answer.best_line else "…")
+    if answer.reply is None:  # the original line as the story has it, `Rosalind:「…」`: the transcript names the speaker
+        m = re.fullmatch(r"\s*[^:：「」\n]{1,40}[:：]\s*「(.*)」\s*", reply, flags=re.S)
+        reply = m.group(1) if m else reply
     return (turns + [[role, text], [name, reply]])[-MAX_TURNS:]

@@ -1,8 +1,9 @@
 """Maximum-likelihood refit of the turn model's weights on the 12 PDNC dev novels, scored leave-one-book-out.
 
-The weights are `conversation.Weights` and `turns.SUGGEST`; the refit is compared with the shipped (hand-fitted) ones.
+The weights are `conversation.Weights` and `turns.SUGGEST`, read from `extractors/novel/data/turn_weights.json`;
+the refit is compared with the shipped ones, and `--write` ships it (writes that file).
 
-Usage: python benchmarks/novel_turn_weights.py [--loo] [--nested] [--iters 40]
+Usage: python benchmarks/novel_turn_weights.py [--loo] [--nested] [--iters 40] [--write]
 
 Every exchange the attribution decodes is captured once (its turns, candidates, prior, core) with the gold
 speaker of each untagged turn (`OTHER` when the gold speaker is no candidate). The emissions are linear in the
@@ -22,6 +23,7 @@ shipped weights stay. About 80 s for the plain run on one core; `--loo --nested`
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -203,10 +205,8 @@ def install(x: torch.Tensor | None) -> None:
     if x is None:
         T.ConversationMixin.weights, T.ConversationMixin.SUGGEST = None, dict(SHIPPED_SUGGEST)
         return
-    vals = dict(zip(FEATS + TRANS, (round(v, 3) for v in x.tolist())))
-    T.ConversationMixin.SUGGEST = {s: vals.pop("sug_" + s) for s in SUG}
-    names = {f.name for f in fields(CV.Weights)}
-    T.ConversationMixin.weights = CV.Weights(**{k: v for k, v in vals.items() if k in names})
+    weights, T.ConversationMixin.SUGGEST = as_tables(x)
+    T.ConversationMixin.weights = CV.Weights(**weights)
 
 
 SHIPPED_SUGGEST = dict(T.ConversationMixin.SUGGEST)
@@ -252,11 +252,35 @@ def check_replica(runs: list[dict], book: Path) -> float:
     return gap
 
 
+ABOUT = ("weights of the turn-taking model (extractors/novel/attribution/conversation.py): weights, the defaults of "
+         "conversation.Weights; suggest, the weight of each kind of pronoun-resolver suggestion (turns.SUGGEST); written by "
+         "benchmarks/novel_turn_weights.py --write")
+
+
+def write_weights(weights: dict, suggest: dict[str, float], path: Path = CV.TABLE) -> None:
+    """Write the weights where `conversation.load_weights` reads them."""
+    out = {"about": ABOUT, "weights": weights, "suggest": suggest}
+    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def as_tables(x: torch.Tensor) -> tuple[dict, dict[str, float]]:
+    """A weight vector (FEATS + TRANS) as the two tables of the data file, rounded to three places."""
+    vals = dict(zip(FEATS + TRANS, (round(v, 3) for v in x.tolist())))
+    suggest = {s: vals.pop("sug_" + s) for s in SUG}
+    shipped_w = CV.Weights()
+
+    def value(name: str):  # an integer weight (`long_words`) stays an integer
+        v, old = vals.get(name, getattr(shipped_w, name)), getattr(shipped_w, name)
+        return int(round(v)) if isinstance(old, int) else v
+    return {f.name: value(f.name) for f in fields(CV.Weights)}, suggest
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--loo", action="store_true", help="also fit without each book and score it")
     ap.add_argument("--nested", action="store_true", help="with --loo: production figures with the per-book weights")
     ap.add_argument("--iters", type=int, default=40)
+    ap.add_argument("--write", action="store_true", help=f"ship the weights refitted on all twelve books: write {CV.TABLE}")
     a = ap.parse_args()
     books = sorted(p for p in D.iterdir() if p.is_dir())
     runs = {b.name: capture(b) for b in books}
@@ -270,6 +294,9 @@ def main() -> None:
     print("pooled, untagged turns of all books:")
     show("shipped", figures(list(data.values()), x0))
     show("refit on all (in-sample)", figures(list(data.values()), x))
+    if a.write:
+        write_weights(*as_tables(x))
+        print(f"written: {CV.TABLE}")
     if not a.loo:
         return
     print("leave-one-book-out (weights fitted on the other eleven):")

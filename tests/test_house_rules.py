@@ -9,9 +9,10 @@ import importlib.util
 import io
 import re
 import tokenize
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,8 +20,7 @@ ROOTS = ("extractors", "pipeline")
 MAX_LINES = 400
 
 # Modules still over MAX_LINES, each with the reason it is not split yet.
-TOO_LONG = {
-}
+TOO_LONG: dict[str, str] = {}
 
 # What a comment or docstring says when it records tuning history rather than what the code does and why.
 # (`tuned on the synthetic voices` says what a number was fitted on, and stays.)
@@ -106,3 +106,19 @@ def test_the_calibration_tables_are_the_data_file_the_fitting_script_writes(tmp_
     bench.write_tables(rules, weights, out)
     assert out.read_bytes() == calibration.TABLES.read_bytes()
     assert calibration.load_tables(out) == (rules, weights)
+
+
+def test_the_turn_weights_are_the_data_file_the_fitting_script_writes(tmp_path):
+    pytest.importorskip("torch")  # the fitting script's replica of the decoder
+    from extractors.novel.attribution import conversation, turns
+
+    path = ROOT / "benchmarks" / "novel_turn_weights.py"
+    spec = importlib.util.spec_from_file_location("novel_turn_weights", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    weights, suggest = conversation.load_weights()
+    assert weights == asdict(conversation.Weights()) and suggest == turns.ConversationMixin.SUGGEST
+    assert set(suggest) == set(bench.SUG) and bench.as_tables(bench.shipped()) == (weights, suggest)
+    out = tmp_path / "turn_weights.json"
+    bench.write_weights(weights, suggest, out)
+    assert out.read_bytes() == conversation.TABLE.read_bytes()

@@ -8,10 +8,12 @@ docs/novel.md, "The turn-taking model".
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import dataclass, field
 from itertools import repeat
 from operator import sub
-from dataclasses import dataclass, field
+from pathlib import Path
 
 OTHER = "\x00other"
 
@@ -38,38 +40,51 @@ class Turn:
     length: dict | None = None          # log-density of the turn's length under each modelled candidate's, centred
 
 
-# The emission and transition weights, hand-set and chosen by every-guess accuracy over the PDNC dev novels, checked
-# leave-one-book-out (`benchmarks/novel_turn_weights.py` refits them by maximum likelihood; figures:
-# docs/benchmarks.md).
+TABLE = Path(__file__).resolve().parent.parent / "data" / "turn_weights.json"
+
+
+def load_weights(path: Path = TABLE) -> tuple[dict, dict[str, float]]:
+    """The conversation model's weights (`Weights`' defaults) and the weight of each kind of pronoun-resolver
+    suggestion (`turns.ConversationMixin.SUGGEST`), as `benchmarks/novel_turn_weights.py --write` writes them. The
+    shipped values were chosen by every-guess accuracy over the PDNC dev novels, checked leave-one-book-out; the
+    script refits them by maximum likelihood (figures: docs/benchmarks.md)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return dict(data["weights"]), dict(data["suggest"])
+
+
+FITTED, SUGGEST = load_weights()  # read once, at import
+
+
+# The emission and transition weights (their values: `data/turn_weights.json`, see `load_weights`).
 @dataclass
 class Weights:
-    tag_mismatch: float = -12.0
-    vocative_self: float = -3.0
-    gender_mismatch: float = -9.0
-    gender_unknown: float = -1.5
-    soft_gender_mismatch: float = -6.0  # the turn's narration opens a sentence with He/She of the other gender
-    addressed_before: float = 5.4       # addressed by the previous turn -> answers
-    addressed_after: float = 2.0        # addressed by the next turn -> spoke this one
-    narr_subj: float = 5.4
-    narr_before: float = 1.6
-    other: float = -6.0
-    outsider_other: float = -3.0         # OTHER at a turn tagged `said the mariner` (a description naming no cast member)
-    peripheral: float = -1.5             # a candidate never tagged nor acting in the run's narration
-    addr_gender_mismatch: float = -1.0
-    repeat: float = -7.0
-    repeat_after_gap: float = 0.0
-    third: float = -2.7
-    third_after_gap: float = -2.4
-    kin_mismatch: float = -6.0          # not among the relatives a `said her sister` tag allows
-    mentioned_self: float = -3.0        # the quote names this person in the third person
+    tag_mismatch: float = FITTED["tag_mismatch"]
+    vocative_self: float = FITTED["vocative_self"]
+    gender_mismatch: float = FITTED["gender_mismatch"]
+    gender_unknown: float = FITTED["gender_unknown"]
+    soft_gender_mismatch: float = FITTED["soft_gender_mismatch"]  # the turn's narration opens a sentence with He/She of the other gender
+    addressed_before: float = FITTED["addressed_before"]       # addressed by the previous turn -> answers
+    addressed_after: float = FITTED["addressed_after"]        # addressed by the next turn -> spoke this one
+    narr_subj: float = FITTED["narr_subj"]
+    narr_before: float = FITTED["narr_before"]
+    other: float = FITTED["other"]
+    outsider_other: float = FITTED["outsider_other"]         # OTHER at a turn tagged `said the mariner` (a description naming no cast member)
+    peripheral: float = FITTED["peripheral"]             # a candidate never tagged nor acting in the run's narration
+    addr_gender_mismatch: float = FITTED["addr_gender_mismatch"]
+    repeat: float = FITTED["repeat"]
+    repeat_after_gap: float = FITTED["repeat_after_gap"]
+    third: float = FITTED["third"]
+    third_after_gap: float = FITTED["third_after_gap"]
+    kin_mismatch: float = FITTED["kin_mismatch"]          # not among the relatives a `said her sister` tag allows
+    mentioned_self: float = FITTED["mentioned_self"]        # the quote names this person in the third person
     # per unit of the turn's centred style log-likelihood (`Turn.style`, clipped to +-10)
-    style: float = 0.1
+    style: float = FITTED["style"]
     # per unit of the turn's centred length log-density (`Turn.length`, clipped to +-5), and the same speaker twice
     # running where both turns have at least `long_words` words (a story told over several paragraphs) costs
     # `repeat_long`, not `repeat` (0 / None: off)
-    length: float = 0.5
-    long_words: int = 40
-    repeat_long: float | None = -3.0
+    length: float = FITTED["length"]
+    long_words: int = FITTED["long_words"]
+    repeat_long: float | None = FITTED["repeat_long"]
 
 
 def decode(turns: list[Turn], cands: list[str], gender: dict, prior: dict | None = None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import re
 
-from .conversation import OTHER, Turn, Weights, decode
+from .conversation import OTHER, SUGGEST, Turn, Weights, decode
 from .speaker_style import LengthModel, StyleModel, tokens
 from .turn_evidence import centred, style_llr, tag_form, turn_features
 
@@ -30,7 +30,7 @@ class ConversationMixin:
                   "verb-adj-name", "was-name-reply", "heard-name-say", "it-was-name", "xverb-name", "name-xverb",
                   "name-xverb-q", "verb-descr/alias", "verb-descr/role", "from-name",
                   "verb-descr/role-title", "descr-verb/role-title", "xverb-descr/role-title")
-    SUGGEST = {"center": 2.5, "narr-recent": 2.5, "same-subj": 2.0, "continue": 1.5, "narr-before": 1.0, "same-any": 1.0}
+    SUGGEST = dict(SUGGEST)  # the weight of each kind of pronoun-resolver suggestion (`conversation.load_weights`)
     min_posterior = 0.4
     # pronoun-tag turns decoded with a posterior below `pron_sure` are less precise than untagged turns of the same
     # posterior: their confidence is lowered by `pron_unsure_discount`

@@ -21,7 +21,7 @@ from ..text.quotes import Quote, uncovered
 from ..text.speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re-exported: the speech verbs)
 from .speaker_guess import Attribution
 from .turns import ConversationMixin
-from .zh import ZhMixin
+from . import zh
 
 # forms of address that are not names (some character lists carry "Sir" or "Madam" as characters)
 ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "lady", "lord", "my lord", "my lady",
@@ -47,7 +47,7 @@ THIN_SCALE = 0.85
 _NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
 
 
-class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
+class Attributor(PronounMixin, ConversationMixin, TagMixin):
     def __init__(self, text: str, paragraphs: list[tuple[int, int]], quotes: list[Quote], index: NameIndex,
                  language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):
         if min_confidence is not None:
@@ -198,7 +198,7 @@ class Attributor(ZhMixin, PronounMixin, ConversationMixin, TagMixin):
                     if self.quotes[j].para == self.quotes[i].para:
                         self.turn_of.setdefault(j, (r, k))
         if self.lang == "zh":
-            return self._zh_run(res)  # Chinese: see attribution/zh.py
+            return zh.run(self, res)  # Chinese: its own stages
         self._same_paragraph(res)
         self._conversations(res)
         self._leftover_pronouns(res)

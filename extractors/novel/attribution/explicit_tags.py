@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
+from . import zh
 from .speaker_guess import Attribution
 from ..text.speech_tags import _V
 from .tags_before import BeforeTagMixin
@@ -67,7 +68,7 @@ class TagMixin(BeforeTagMixin):
         nxt = min(lpe, self._para_start_after(lp, i))
         post = (q.outer[-1][1], nxt)
         if self.lang == "zh":
-            return self._zh_tags(pre, mids, post)
+            return zh.tags(self, pre, mids, post)
         handed = i + 1 < len(self.quotes) and self.quotes[i + 1].handover and self.quotes[i + 1].para == lp
         for s, e in mids + ([] if handed else [post]):  # a handover: the narration after is the next quote's tag
             a = self._post_tag(s, min(e, s + 200))

@@ -127,7 +127,9 @@ def test_interrupted_run_resumes_without_repeating_a_call_fake_server(book, tmp_
     cache = tmp_path / "cache"
     with gold_llm_server(gold) as server:
         server.delay = 0.6  # wide enough that the interrupt lands mid-run even on a loaded machine
-        env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET}
+        # the child imports what this test does (helpers on pytest's pythonpath included)
+        env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": SECRET,
+               "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         script = tmp_path / "child.py"
         script.write_text(CHILD, encoding="utf-8")
         tests_dir = Path(__file__).resolve().parent

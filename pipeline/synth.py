@@ -22,8 +22,11 @@ from extractors.ids import check_id
 from .evalchat import Exchange, exchanges, parse_story, story_ids, write_jsonl
 from .paths import Project
 from .runtime import _LINE, CharacterBot
+from .stories import UNATTRIBUTED, UNATTRIBUTED_ZH
 
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.)、．]|[-*•·])\s*")
+# the narration's label, a line nobody is given, the prompt's placeholders: no one asks as these
+NO_SPEAKER = ("旁白", "Speaker", "说话人", UNATTRIBUTED, UNATTRIBUTED_ZH)
 _PLAIN = re.compile(r"^(?P<who>[^:：「」\n]{1,30})[:：]\s*(?P<text>.+)$")
 
 
@@ -60,28 +63,36 @@ def prompt_template(project: Project, language: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def seed_requests(bot: CharacterBot, template: str, per_story: int, skip: set[str]) -> list[tuple[str, str, list[dict]]]:
-    """(story id, default asker, messages) for every story with lines before the character's turn."""
+def seed_requests(bot: CharacterBot, template: str, per_story: int, skip: set[str]
+                  ) -> list[tuple[str, str, list[dict], set[str]]]:
+    """(story id, default asker, messages, the people of the scene) for every story with lines before the
+    character's turn."""
     series = bot.config.get("series") or "the story"
     out = []
     for sid, text in zip(story_ids(bot), bot.texts):
         lines, last = seed_context(bot, text)
         if sid in skip or not lines:
             continue
-        content = template.format(name=bot.name, series=series, n=per_story, context="\n".join(lines))
-        out.append((sid, last or "User", [{"role": "user", "content": content}]))
+        people = sorted({who for who, _ in parse_story("\n".join(lines)) if who and who not in NO_SPEAKER})
+        content = template.format(name=bot.name, series=series, n=per_story, context="\n".join(lines),
+                                  people=", ".join(people) or last or "User")
+        out.append((sid, last or "User", [{"role": "user", "content": content}], set(people)))
     return out
 
 
-def parse_questions(bot: CharacterBot, sid: str, asker: str, answer: str, per_story: int) -> list[Question]:
-    """The lines of the LLM's answer as questions: `Speaker:「line」`, `Speaker: line`, or bare lines."""
+def parse_questions(bot: CharacterBot, sid: str, asker: str, answer: str, per_story: int,
+                    people: set[str] | None = None) -> list[Question]:
+    """The lines of the LLM's answer as questions: `Speaker:「line」`, `Speaker: line`, or bare lines. A speaker
+    who is not one of the scene's `people` (a small model invents names) becomes the default asker."""
     out: list[Question] = []
     for raw in answer.splitlines():
         line = _NUMBERING.sub("", raw.strip()).strip()
         m = _LINE.match(line) or _PLAIN.match(line)
         who, text = (m["who"].strip(), m["text"].strip()) if m else (asker, line)
+        if people and who not in people and who != bot.name and who not in NO_SPEAKER:
+            who = asker
         text = text.strip().strip("「」\"“”").strip()
-        if not text or who == bot.name or who in ("旁白", "Speaker", "说话人"):
+        if not text or who == bot.name or who in NO_SPEAKER:
             continue
         out.append(Question(f"{sid}-{len(out) + 1}", sid, who, text))
         if len(out) == per_story:
@@ -113,8 +124,9 @@ def generate(bot: CharacterBot, client, template: str, per_story: int, held: lis
     reqs = seed_requests(bot, template, per_story, skip)[:stories]
     if not reqs:
         raise InputError(f"no story of {bot.name!r} has lines before their turn to seed questions")
-    answers = client.complete_many([m for _, _, m in reqs], temperature=temperature, desc="synth questions")
-    proposed = [q for (sid, asker, _), a in zip(reqs, answers) for q in parse_questions(bot, sid, asker, a or "", per_story)]
+    answers = client.complete_many([m for _, _, m, _ in reqs], temperature=temperature, desc="synth questions")
+    proposed = [q for (sid, asker, _, people), a in zip(reqs, answers)
+                for q in parse_questions(bot, sid, asker, a or "", per_story, people)]
     originals = sorted({e.prompt for e in exchanges(bot)} | {e.prompt for e in held})
     return dedupe(bot.embedder, proposed, originals, threshold), len(proposed)
 

@@ -160,3 +160,18 @@ def test_bad_input_is_one_line(project, server):
     if fresh.exists():
         fresh.unlink()
     one_line_error(cli(project, "synth", "dialogues", "liubei", env_extra=env), "run `rolecorpus synth questions` first")
+
+
+def test_an_invented_asker_becomes_the_scenes_last_speaker():
+    """A small model names askers who are not in the play (`Bessie`): the question is kept, asked by the scene's
+    last speaker; the scene's own people keep their names, the character never asks, narration never asks."""
+    from types import SimpleNamespace
+
+    from pipeline.synth import parse_questions
+
+    bot = SimpleNamespace(name="Rosalind")
+    answer = ("1. Bessie:「Is she being unfair?」\nCelia:「Shall we go, coz?」\nRosalind:「Not I.」\n"
+              "旁白:「A noise within.」\nWhat say you to that?")
+    qs = parse_questions(bot, "s1", "Touchstone", answer, 5, {"Celia", "Touchstone"})
+    assert [(q.role, q.text) for q in qs] == [("Touchstone", "Is she being unfair?"), ("Celia", "Shall we go, coz?"),
+                                              ("Touchstone", "What say you to that?")]

@@ -6,6 +6,9 @@ and `chatharuhi.jsonl`, one record per dialogue in the same order: docs/training
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from .evalchat import Exchange, bot_without, holding, parse_story, story_ids
 from .runtime import STORY_HEADER, CharacterBot
 from .synth import Question
@@ -75,20 +78,46 @@ def original_records(bot: CharacterBot, held: list[Exchange]) -> list[tuple[dict
     return out
 
 
+_REFUSAL = re.compile(r"^\W*(?:I'?m sorry|I am sorry|sorry, (?:but )?I|as an ai\b|I can(?:no|')t (?:assist|help))", re.I)
+_SCRIPT = re.compile(r"(?:^|[\s\"“”」.!?])(?P<who>[A-Z\u4e00-\u9fff][\w .'\u4e00-\u9fff]{0,30})[:：]\s*[\"“「]")
+_SELF = re.compile(r"\b(?:I am|I'm|my name is|call me)\s+$", re.I)
+
+
+def unusable(bot: CharacterBot, answer: str) -> str | None:
+    """Why an LLM answer is no line of the character's (None when it is one): `empty`; a `refusal`; a `script`
+    (it writes a scene, `Celia: "…" Rosalind: "…"`, not the character's reply); `third person` (it talks about the
+    character by name, as a narrator or another person would)."""
+    if not answer.strip():
+        return "empty"
+    if _REFUSAL.search(answer):
+        return "refusal"
+    if _SCRIPT.search(answer):
+        return "script"
+    names = {n for n in (bot.name, bot.name.split()[0]) if len(n) > 1}
+    for n in names:
+        for m in re.finditer(rf"(?<![\w\u4e00-\u9fff]){re.escape(n)}(?![\w])", answer):
+            if not _SELF.search(answer[:m.start()]) and not re.search(r"(?:我是|我叫)$", answer[:m.start()]):
+                return "third person"
+    return None
+
+
 def synthetic_records(bot: CharacterBot, held: list[Exchange], questions: list[Question], client,
-                      temperature: float | None = None) -> tuple[list[tuple[dict, dict]], int]:
-    """Each question answered by the LLM with the runtime's full prompt; and how many answers were empty."""
+                      temperature: float | None = None) -> tuple[list[tuple[dict, dict]], Counter]:
+    """Each question answered by the LLM with the runtime's full prompt, and the answers left out, counted by
+    why (`unusable`): a small model's refusals, scenes and narrator's answers would teach a fine-tuned model to
+    answer that way."""
     sbot = bot_without(bot, holding(bot, held))
     queries = [bot.query_text(q.role, q.text) for q in questions]
     bot.embedder.encode(queries)
     retrieved = [sbot.retrieve(q) for q in queries]
     prompts = [sbot.build_messages(q, st) for q, st in zip(queries, retrieved)]
     answers = client.complete_many(prompts, temperature=temperature, desc="synth dialogues")
-    out, empty = [], 0
+    out, dropped = [], Counter()
     for q, query, st, a in zip(questions, queries, retrieved, answers):
         answer = bot.clean_reply(a or "")
-        if not answer:
-            empty += 1
+        why = unusable(bot, answer)
+        if why:
+            dropped[why] += 1
             continue
         out.append(records(f"synth-{q.id}", False, bot.system_prompt, [t for _, t in st], [], query, answer))
-    return out, empty
+    return out, dropped

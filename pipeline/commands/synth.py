@@ -73,12 +73,13 @@ def dialogues(character: str = typer.Argument(..., metavar="ID", help="Character
     client = client_for(project, settings, temperature=settings.chat.temperature)
     held = _held(project, settings, bot)
     originals = original_records(bot, held)
-    synthetic, empty = synthetic_records(bot, held, qs, client)
+    synthetic, dropped = synthetic_records(bot, held, qs, client)
     rows = originals + synthetic
     out = train_dir(project, cid)
     write_jsonl(out / "chat.jsonl", [c for c, _ in rows])
     write_jsonl(out / "chatharuhi.jsonl", [h for _, h in rows])
     client.write_metrics(llm_metrics_path(project, "synth_dialogues", cid))
-    note = f", {empty} empty answers skipped" if empty else ""
+    note = (f", {sum(dropped.values())} answers left out: " + ", ".join(f"{why} {n}" for why, n in sorted(dropped.items()))
+            if dropped else "")
     typer.echo(f"{cid}: {len(rows)} dialogues ({len(originals)} original, {len(synthetic)} synthetic{note}) -> "
                f"{out}/chat.jsonl, chatharuhi.jsonl")

@@ -175,3 +175,20 @@ def test_an_invented_asker_becomes_the_scenes_last_speaker():
     qs = parse_questions(bot, "s1", "Touchstone", answer, 5, {"Celia", "Touchstone"})
     assert [(q.role, q.text) for q in qs] == [("Touchstone", "Is she being unfair?"), ("Celia", "Shall we go, coz?"),
                                               ("Touchstone", "What say you to that?")]
+
+
+@pytest.mark.parametrize("answer, why", [
+    ("I'm sorry, but I can't assist with that request.", "refusal"),
+    ('Jack: "Oh, these three sons!"  Rosalind: "The eldest of the three wrestled with Charles."', "script"),
+    ("Celia:「The man is named Orlando.」", "script"),
+    ("Oh no, Bessie! Rosalind is the one who taught Orlando how to woo.", "third person"),
+    ("", "empty"),
+    ("I am Rosalind, and I will not be ruled by thee.", None),
+    ("Indeed, the challenge is to wrestle with Charles, the duke's wrestler.", None),
+])
+def test_answers_that_are_no_line_of_the_character_are_left_out(answer, why):
+    from types import SimpleNamespace
+
+    from pipeline.synth_records import unusable
+
+    assert unusable(SimpleNamespace(name="Rosalind"), answer) == why

@@ -7,7 +7,7 @@ A story a reader keeps
 - shows no `?` speaker (a line nobody is given has the name the text uses or `stories.UNATTRIBUTED`);
 - shows one label per person (speaker id): not `Cohn` in one line and `Robert Cohn` in the next.
 
-Used by tests/test_story_quality.py on the sample characters, and usable on anyone's: `rolecorpus`'s stories file
+Used by tests/pipeline/test_story_quality.py on the sample characters, and usable on anyone's: `rolecorpus`'s stories file
 read with `stories.read_stories`, each story passed here. The patterns are those `stories.tidy` removes by.
 """
 

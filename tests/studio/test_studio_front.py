@@ -35,7 +35,7 @@ from pipeline.studio import builds  # noqa: E402
 from pipeline.studio.app import make_app  # noqa: E402
 from pipeline.studio.works_pages import safe_name  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 URL = "http://127.0.0.1:8765"
 
 

@@ -121,7 +121,7 @@ def test_models_are_handed_in_not_built_by_the_extractor(tmp_path):
     """The novel kind asks the context for its chat model; without one handed in it says so (no model is built)."""
     from extractors.novel.extractor import NovelExtractor, NovelOptions
 
-    src = Path(__file__).parent.parent / "data" / "samples" / "alice29.txt"
+    src = Path(__file__).resolve().parents[2] / "data" / "samples" / "alice29.txt"
     ctx = ExtractContext(options=NovelOptions(llm="openai", language="en"))
     with pytest.raises(InputError, match="needs an LLM"):
         list(NovelExtractor().extract(src, "alice29", ctx))
@@ -149,6 +149,6 @@ def test_tv_asks_the_context_for_whisper():
     """With no subtitles and no cached transcript the tv kind asks the context for Whisper; it never loads its own."""
     from extractors.tv.extractor import TvExtractor, TvOptions
 
-    src = Path(__file__).parent.parent / "data" / "samples" / "sample.wav"
+    src = Path(__file__).resolve().parents[2] / "data" / "samples" / "sample.wav"
     with pytest.raises(InputError, match="needs Whisper"):
         list(TvExtractor().extract(src, "telephone", ExtractContext(options=TvOptions(), progress=False)))

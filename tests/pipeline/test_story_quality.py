@@ -25,7 +25,7 @@ from pipeline.stories import (NARRATOR, SPEECH_VERBS_EN, UNATTRIBUTED, UNATTRIBU
                               is_fragment, is_speech_tag, read_stories, render_line, speaker_label, tidy)
 from pipeline.story_checks import story_problems
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 _LABEL = re.compile(r"^(?P<who>[^:：\n]+)[:：]「", re.M)
 
 

@@ -36,7 +36,7 @@ def _has_exchange(story, who="rosalind"):
 
 
 def test_rosalind_gets_at_least_40_stories_each_with_an_exchange(rosalind_stories):
-    exchange = [s for s in rosalind_stories if not s.solo]  # solo stories: tests/test_segment_solo.py
+    exchange = [s for s in rosalind_stories if not s.solo]  # solo stories: tests/pipeline/test_segment_solo.py
     assert len(exchange) >= 40
     assert all(_has_exchange(s) for s in exchange)
     assert all(s.exchanges >= 1 for s in exchange)
@@ -97,7 +97,7 @@ def test_an_overlong_line_is_split_at_sentence_ends_not_dropped():
 
 def test_no_story_without_a_prompt_from_someone_else():
     """No *exchange* story without a prompt (with `solo: none`, no story at all; the default makes the
-    unanswering lines solo stories: tests/test_segment_solo.py)."""
+    unanswering lines solo stories: tests/pipeline/test_segment_solo.py)."""
     mk = lambda i, who, kind="dialogue": Line("w", "s", "1", i, kind, f"line {i} words", speaker=who, name=who)
     monologue = [mk(i, "rosalind") for i in range(10)] + [mk(10, None, "narration")]
     assert Segmenter("rosalind", resolver(), Params(solo="none")).run(monologue) == []

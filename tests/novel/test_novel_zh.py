@@ -10,7 +10,7 @@ from extractors.characters import Character
 from extractors.novel.cast.discover import discover_cast
 from extractors.novel.extract import analyse, extract_novel, read_novel
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _speakers(text: str, chars: list[Character]) -> list[tuple[str | None, str | None]]:

@@ -17,7 +17,7 @@ from extractors.novel.cast.zh.tags import post_tag_clause, tag_subjects
 from extractors.novel.extract import analyse, read_novel
 from extractors.novel.cast.zh.modern_names import name_at, name_forms
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 WP2021 = Path(os.environ.get("WP2021_DIR", SHARED / "corpora" / "wp2021"))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from extractors.novel.attribution import conversation
 from extractors.novel.attribution.conversation import OTHER, Turn, Weights, _emission, _lse, decode
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 
 
 def reference_decode(turns, cands, gender, prior=None, w=None, core=None):

@@ -18,7 +18,7 @@ from extractors.novel.extract import extract_novel
 
 
 def _bench():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "novel_generalisation.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "novel_generalisation.py"
     spec = importlib.util.spec_from_file_location("novel_generalisation", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

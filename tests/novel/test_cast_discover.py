@@ -141,7 +141,7 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     from extractors.novel.extract import extract_novel
     from extractors.novel.evaluation.pdnc import load_quotes
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "novel_discovered.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "novel_discovered.py"
     spec = importlib.util.spec_from_file_location("novel_discovered", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
@@ -210,7 +210,7 @@ def test_dev_books_top_speakers_floor(pdnc):
     guess counts since, and he is back.)"""
     import importlib.util
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "cast_discovery.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "cast_discovery.py"
     spec = importlib.util.spec_from_file_location("cast_discovery", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
@@ -372,7 +372,7 @@ def test_discovered_cast_attribution_is_the_same_in_every_process(pdnc):
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     path = str(pdnc / "PrideAndPrejudice" / "novel_text.txt")
     digests = set()
     for seed in ("0", "1"):

@@ -14,7 +14,7 @@ from extractors.records import read_lines
 
 from cli_asserts import one_line_error
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(root: Path, *args):

@@ -132,9 +132,9 @@ def test_interrupted_run_resumes_without_repeating_a_call_fake_server(book, tmp_
                "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         script = tmp_path / "child.py"
         script.write_text(CHILD, encoding="utf-8")
-        tests_dir = Path(__file__).resolve().parent
+        tests_dir = Path(__file__).resolve().parents[1] / "support"  # novel_llm_helpers
         proc = subprocess.Popen([sys.executable, str(script), str(tests_dir), str(pdnc / "PrideAndPrejudice"), str(cache)],
-                                env=env, cwd=tests_dir.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env, cwd=tests_dir.parents[1], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=interruptible)
         try:
             deadline = time.monotonic() + 60

@@ -22,7 +22,7 @@ from pipeline.paths import Project  # noqa: E402
 from pipeline.review import line_keys, read_review, review_path  # noqa: E402
 from pipeline.studio.app import make_app  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 URL = "http://127.0.0.1:8765"
 
 

@@ -229,6 +229,32 @@ def test_malformed_then_valid_fake_llm_is_retried_and_used(book, tmp_path, bad):
     assert all(ln.speaker for ln in out if ln.kind == "dialogue")
 
 
+def test_an_answer_cut_off_by_max_tokens_fake_llm_keeps_its_finished_rows_and_is_not_asked_again(book, tmp_path):
+    """A small model lists a narration row per action and runs out of tokens mid-row, `</json>` never written: the
+    rows it finished are used (the half row dropped), the answer is cached, and it is not asked again (at
+    temperature 0 it would write the same)."""
+    text, gold, chars = book
+    lines = build_lines(text, gold)
+    full = kor_answer(text, gold)
+    cut = full[: full.index(squash_text(gold[len(gold) // 2]["text"])[:20])]  # mid-row, half-way through
+    model = FakeListChatModel(responses=[cut])
+    metrics = tmp_path / "m.json"
+    out = llm_attribute(lines, text, chars, model, tmp_path / "c", metrics_path=metrics, max_retries=2)
+    m = json.loads(metrics.read_text())
+    assert m["calls"] == 1 and m["retries_malformed"] == 0 and m["answers_mended"] == 1
+    filled = [ln for ln in out if ln.kind == "dialogue" and ln.evidence == "llm"]
+    assert 0 < m["quotes_filled"] == len(filled) < m["quotes_unresolved"]
+    speakers = {q["id"]: slug(q["speaker"]) for q in gold}
+    assert all(ln.speaker == speakers[ln.extra["gold"]] for ln in filled)
+    again = FakeListChatModel(responses=["not asked: the cut-off answer is cached"])
+    llm_attribute(lines, text, chars, again, tmp_path / "c", metrics_path=metrics)
+    assert json.loads(metrics.read_text())["calls"] == 0 and json.loads(metrics.read_text())["cache_hits"] == 1
+
+
+def squash_text(s: str) -> str:
+    return " ".join(s.split())
+
+
 def _timeout_error():
     return openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1/v1/chat/completions"))
 

@@ -88,6 +88,7 @@ class Metrics:
     quotes_unanswered: int = 0  # no row of the answer matched the quotation
     retries_malformed: int = 0
     retries_transient: int = 0
+    answers_mended: int = 0  # answers cut off by max_tokens, their finished rows read with json-repair
 
     def __post_init__(self):
         self._lock = threading.Lock()
@@ -122,16 +123,43 @@ class ChunkAsker:
         self.transient = transient_errors()
 
     def parse(self, raw: str) -> tuple[list[dict] | None, str | None]:
-        """(rows, None) for a valid answer, (None, reason) otherwise."""
+        """(rows, None) for a valid answer, (None, reason) otherwise. A small model's near-JSON is mended first
+        (`mend`): an answer cut off by max_tokens keeps the rows it finished."""
         result = self.parser.parse(raw)
         if result["errors"]:
-            return None, f"{type(result['errors'][0]).__name__}: {str(result['errors'][0])[:200]}"
+            return self.mend(raw, f"{type(result['errors'][0]).__name__}: {str(result['errors'][0])[:200]}")
         data = result["data"]
         if SCHEMA_ID not in data:
-            return None, f"no <json>{{\"{SCHEMA_ID}\": [...]}}</json> block in the answer"
+            return self.mend(raw, f"no <json>{{\"{SCHEMA_ID}\": [...]}}</json> block in the answer")
         if not isinstance(data[SCHEMA_ID], list):
             return None, f"'{SCHEMA_ID}' is not a list of rows"
         rows = [m.model_dump() for m in (result["validated_data"] or [])]
+        return rows, None
+
+    def mend(self, raw: str, reason: str) -> tuple[list[dict] | None, str | None]:
+        """The rows an answer cut off by max_tokens finished (`<json>` opened, never closed: a small model lists
+        every narration row and runs out), read with json-repair and checked by the schema's validator; its last,
+        unfinished row is dropped. Asking again would give the same answer at temperature 0. Any other malformed
+        answer stays (None, reason): it is asked again."""
+        if "<json>" not in raw or "</json>" in raw or self.parser.validator is None:
+            return None, reason
+        from json_repair import repair_json
+
+        body = raw.split("<json>", 1)[1].split("</json>", 1)[0]
+        try:
+            data = repair_json(body, return_objects=True)
+        except Exception:  # noqa: BLE001  (json-repair gives up on some inputs: then the answer is malformed)
+            return None, reason
+        items = data.get(SCHEMA_ID) if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            return None, reason
+        if not body.rstrip().endswith("]}"):
+            items = items[:-1]  # its last row may be half a quotation, never to be matched to the whole one
+        validated, errors = self.parser.validator.clean_data(items)
+        rows = [m.model_dump() for m in (validated or [])]
+        if not rows:
+            return None, reason
+        self.metrics.add(answers_mended=1)
         return rows, None
 
     def ask(self, chunk: Chunk, rendered: str) -> list[dict]:

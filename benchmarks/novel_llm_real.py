@@ -46,6 +46,7 @@ def cut_book(book: Path, chars: int, out: Path) -> Path:
 
 
 def score_book(book: Path, chat, cache: Path) -> dict:
+    from extractors.errors import InputError
     from extractors.novel import extract_novel, load_pdnc_characters, load_pdnc_quotes, score_quotes
     from extractors.novel.evaluation.evaluate import line_truth
 
@@ -55,9 +56,12 @@ def score_book(book: Path, chat, cache: Path) -> dict:
     guess = extract_novel(path, book.name, chars, language="en", min_confidence=0.0)
     metrics = cache / f"metrics_{book.name}.json"
     t0 = time.monotonic()
-    both = extract_novel(path, book.name, chars, language="en", llm=chat,
-                         llm_kwargs={"cache_dir": cache, "metrics_path": metrics, "timeout": 1200.0,
-                                     "concurrency": 1, "max_retries": 1})
+    try:
+        both = extract_novel(path, book.name, chars, language="en", llm=chat,
+                             llm_kwargs={"cache_dir": cache, "metrics_path": metrics, "timeout": 1200.0,
+                                         "concurrency": 1, "max_retries": 1})
+    except InputError as e:  # a chunk the model never answered in form: the book is reported as failed
+        return {"book": book.name, "failed": str(e)[:300], "seconds": round(time.monotonic() - t0, 1)}
     secs = time.monotonic() - t0
     truth = line_truth(gold, both)
     by = {ln.index: ln for ln in rules}
@@ -76,7 +80,8 @@ def score_book(book: Path, chat, cache: Path) -> dict:
     before, after = score_quotes(gold, rules)["overall"], score_quotes(gold, both)["overall"]
     m = json.loads(metrics.read_text(encoding="utf-8")) if metrics.exists() else {}
     return {"book": book.name, "quotes": before["quotes"], "seconds": round(secs, 1),
-            "chunks_sent": m.get("chunks_sent"), "calls": m.get("calls"),
+            "chunks_sent": m.get("chunks_sent"), "calls": m.get("calls"), "mended": m.get("answers_mended"),
+            "tokens_in": m.get("tokens_in"), "tokens_out": m.get("tokens_out"),
             "rules": {k: before[k] for k in ("accuracy", "coverage", "precision")},
             "rules+llm": {k: after[k] for k in ("accuracy", "coverage", "precision")},
             "added": {k: dict(v) for k, v in sorted(kinds.items())}}
@@ -104,17 +109,20 @@ def main() -> None:
             r = score_book(cut_book(PDNC / name, args.chars, Path(tmp) / name), chat, args.cache)
             results.append(r)
             print(json.dumps(r, ensure_ascii=False), flush=True)
+    failed = [r for r in results if "failed" in r]
+    results = [r for r in results if "failed" not in r]
     total: dict[str, Counter] = {}
     for r in results:
         for k, v in r["added"].items():
             total.setdefault(k, Counter()).update(v)
     quotes = sum(r["quotes"] for r in results)
-    print(f"{len(results)} books, {quotes} quotations, {sum(r['seconds'] for r in results):.0f} s")
+    print(f"{len(results)} books, {quotes} quotations, {sum(r['seconds'] for r in results):.0f} s"
+          + (f"; {len(failed)} failed ({', '.join(r['book'] for r in failed)})" if failed else ""))
     for k, v in sorted(total.items()):
         n = v["right"] + v["wrong"]
         print(f"  {k:24s} {n:4d} lines added ({n / quotes:.3f} of the quotations), precision {v['right'] / n:.3f}")
     if args.json:
-        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(results + failed, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

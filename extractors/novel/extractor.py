@@ -123,15 +123,16 @@ class NovelExtractor:
     def extract(self, source: Path, work: str, ctx: ExtractContext) -> Iterator[Line]:
         from tqdm import tqdm
 
-        from .extract import extract_novel, read_novel, summarise
+        from .extract import detect_language, extract_novel, read_novel, summarise
 
         opts: NovelOptions = ctx.options
         text = read_novel(source, opts.encoding)
-        chars, discovered, others = characters_for(ctx.characters, work, source, text, opts.language)
+        lang = opts.language or detect_language(text)  # once: the cast and the attribution both get it
+        chars, discovered, others = characters_for(ctx.characters, work, source, text, lang)
         model = ctx.models.chat_model() if opts.llm is LLMChoice.openai else None
         kw = llm_kwargs(ctx, work) if model is not None else None
         bar = tqdm(desc="lines", unit="line", file=sys.stderr, disable=not (ctx.progress and sys.stderr.isatty()))
-        lines = extract_novel(source, work, chars + others, language=opts.language, encoding=opts.encoding, llm=model,
+        lines = extract_novel(source, work, chars + others, language=lang, encoding=opts.encoding, llm=model,
                               llm_kwargs=kw, progress=lambda n: bar.update(n - bar.n), text=text,
                               min_confidence=opts.min_confidence, others={c.id for c in others})
         bar.close()

@@ -68,8 +68,10 @@ class SimplifiedView:
         return replace(c, name=self.simplify(c.name), aliases=[self.simplify(a) for a in c.aliases])
 
 
+@lru_cache(maxsize=2)
 def simplified_view(text: str) -> SimplifiedView | None:
-    """The simplified copy of `text` when it is traditional Chinese, else None."""
+    """The simplified copy of `text` when it is traditional Chinese, else None. Made once per text: the cast's
+    discovery and completion, the ranking and the attribution of one run all read the same copy."""
     sample = text[:_SAMPLE]
     cjk = [ch for ch in sample if "\u4e00" <= ch <= "\u9fff"]
     if not cjk:

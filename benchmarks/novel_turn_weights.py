@@ -1,6 +1,6 @@
 """Maximum-likelihood refit of the turn model's weights on the 12 PDNC dev novels, scored leave-one-book-out.
 
-The weights are `conversation.Weights` and `turns.SUGGEST`, read from `extractors/novel/data/turn_weights.json`;
+The weights are `conversation.Weights` and `Attributor.SUGGEST`, read from `extractors/novel/data/turn_weights.json`;
 the refit is compared with the shipped ones, and `--write` ships it (writes that file).
 
 Usage: python benchmarks/novel_turn_weights.py [--loo] [--nested] [--iters 40] [--write]
@@ -37,13 +37,14 @@ from extractors.novel.attribution import conversation as CV  # noqa: E402
 from extractors.novel.evaluation import evaluate  # noqa: E402
 from extractors.novel.evaluation import pdnc  # noqa: E402
 from extractors.novel.attribution import turns as T  # noqa: E402
+from extractors.novel.attribution.attributor import Attributor  # noqa: E402
 from extractors.novel.extract import analyse, read_novel  # noqa: E402
 from novel_calibrate import D  # noqa: E402
 
 torch.set_num_threads(1)
 S = 7                       # candidate slots (at most six candidates) + OTHER, always last
 O, NONE, A = S - 1, S, S + 1
-SUG = list(T.ConversationMixin.SUGGEST)
+SUG = list(Attributor.SUGGEST)
 TRANS = ["repeat", "repeat_after_gap", "third", "third_after_gap"]
 EMIT = [f.name for f in fields(CV.Weights) if f.name not in TRANS + ["tag_mismatch", "peripheral"]]
 FEATS = EMIT + ["peripheral", "prior"] + ["sug_" + s for s in SUG]
@@ -53,7 +54,7 @@ _UNIT = [CV.Weights(**{**{f.name: 0.0 for f in fields(CV.Weights)}, name: 1.0}) 
 
 def shipped() -> torch.Tensor:
     w = CV.Weights()
-    vals = [getattr(w, f) for f in EMIT] + [w.peripheral, 1.0] + [T.ConversationMixin.SUGGEST[s] for s in SUG]
+    vals = [getattr(w, f) for f in EMIT] + [w.peripheral, 1.0] + [Attributor.SUGGEST[s] for s in SUG]
     return torch.tensor(vals + [getattr(w, t) for t in TRANS], dtype=torch.float64)
 
 
@@ -76,13 +77,13 @@ def capture(book: Path) -> list[dict]:
     def spy(turns, cands, gender, prior=None, w=None, core=None):
         seen.append((turns, cands, gender, prior, core))
         return orig(turns, cands, gender, prior, w=w, core=core)
-    T.decode, T.ConversationMixin.debug = spy, []
+    T.decode, Attributor.debug = spy, []
     try:
         chars, gold = pdnc.load_characters(book), pdnc.load_quotes(book)
         _, _, _, quotes, _ = analyse(read_novel(book / "novel_text.txt"), chars, "en", 0.0)
-        runs = [r for r, *_ in T.ConversationMixin.debug]
+        runs = [r for r, *_ in Attributor.debug]
     finally:
-        T.decode, T.ConversationMixin.debug = orig, None
+        T.decode, Attributor.debug = orig, None
     speaker_of = evaluate.gold_speaker_finder(gold)
     return [_arrays(run, quotes, speaker_of, *cap) for run, cap in zip(runs, seen)]
 
@@ -203,13 +204,13 @@ def show(label: str, f: dict) -> None:
 def install(x: torch.Tensor | None) -> None:
     """Make the attribution decode with weight vector x (None: the shipped weights)."""
     if x is None:
-        T.ConversationMixin.weights, T.ConversationMixin.SUGGEST = None, dict(SHIPPED_SUGGEST)
+        Attributor.weights, Attributor.SUGGEST = None, dict(SHIPPED_SUGGEST)
         return
-    weights, T.ConversationMixin.SUGGEST = as_tables(x)
-    T.ConversationMixin.weights = CV.Weights(**weights)
+    weights, Attributor.SUGGEST = as_tables(x)
+    Attributor.weights = CV.Weights(**weights)
 
 
-SHIPPED_SUGGEST = dict(T.ConversationMixin.SUGGEST)
+SHIPPED_SUGGEST = dict(Attributor.SUGGEST)
 
 
 def nested(books: list[Path], xs: dict[str, torch.Tensor | None]) -> None:
@@ -237,12 +238,12 @@ def nested(books: list[Path], xs: dict[str, torch.Tensor | None]) -> None:
 
 def check_replica(runs: list[dict], book: Path) -> float:
     """Largest gap between the replica's posteriors and `conversation.decode`'s on one book (should be ~1e-14)."""
-    T.ConversationMixin.debug = []
+    Attributor.debug = []
     try:
         analyse(read_novel(book / "novel_text.txt"), pdnc.load_characters(book), "en", 0.0)
-        posts = [(cands, post) for _, _, cands, post in T.ConversationMixin.debug]
+        posts = [(cands, post) for _, _, cands, post in Attributor.debug]
     finally:
-        T.ConversationMixin.debug = None
+        Attributor.debug = None
     with torch.no_grad():
         lp = posteriors(batch(runs), shipped()).exp()
     gap = 0.0

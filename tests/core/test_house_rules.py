@@ -110,14 +110,15 @@ def test_the_calibration_tables_are_the_data_file_the_fitting_script_writes(tmp_
 
 def test_the_turn_weights_are_the_data_file_the_fitting_script_writes(tmp_path):
     pytest.importorskip("torch")  # the fitting script's replica of the decoder
-    from extractors.novel.attribution import conversation, turns
+    from extractors.novel.attribution import conversation
+    from extractors.novel.attribution.attributor import Attributor
 
     path = ROOT / "benchmarks" / "novel_turn_weights.py"
     spec = importlib.util.spec_from_file_location("novel_turn_weights", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     weights, suggest = conversation.load_weights()
-    assert weights == asdict(conversation.Weights()) and suggest == turns.ConversationMixin.SUGGEST
+    assert weights == asdict(conversation.Weights()) and suggest == Attributor.SUGGEST
     assert set(suggest) == set(bench.SUG) and bench.as_tables(bench.shipped()) == (weights, suggest)
     out = tmp_path / "turn_weights.json"
     bench.write_weights(weights, suggest, out)

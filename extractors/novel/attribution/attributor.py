@@ -20,8 +20,9 @@ from .pronouns import PronounMixin
 from ..text.quotes import Quote, uncovered
 from ..text.speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re-exported: the speech verbs)
 from .speaker_guess import Attribution
-from .turns import ConversationMixin
-from . import zh
+from .conversation import SUGGEST, Weights
+from .turns import NAME_RULES
+from . import turns, zh
 
 # forms of address that are not names (some character lists carry "Sir" or "Madam" as characters)
 ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "lady", "lord", "my lord", "my lady",
@@ -47,7 +48,14 @@ THIN_SCALE = 0.85
 _NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
 
 
-class Attributor(PronounMixin, ConversationMixin, TagMixin):
+class Attributor(PronounMixin, TagMixin):
+    # the turn model's settings (`turns`): its weights (None: conversation.Weights()), the weight of each kind of
+    # pronoun-resolver suggestion (`conversation.load_weights`), and a list that collects each decoded exchange when
+    # not None; benchmarks set them on the class or on one instance
+    weights: Weights | None = None
+    SUGGEST = dict(SUGGEST)
+    debug: list | None = None
+
     def __init__(self, text: str, paragraphs: list[tuple[int, int]], quotes: list[Quote], index: NameIndex,
                  language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):
         if min_confidence is not None:
@@ -190,7 +198,7 @@ class Attributor(PronounMixin, ConversationMixin, TagMixin):
                 km = re.match(r"(his|her|their)\s+(?:[a-z\-]+\s+)*?(" + "|".join(KIN_NOUNS) + r")$", res[i].surface.strip())
                 if km:
                     res[i].kin = ({"his": "male", "her": "female"}.get(km.group(1)), km.group(2))
-        self.runs, self.run_of = self._runs()
+        self.runs, self.run_of = turns.find_runs(self)
         self.turn_of: dict[int, tuple[int, int]] = {}
         for r, run in enumerate(self.runs):
             for k, i in enumerate(run):
@@ -200,11 +208,11 @@ class Attributor(PronounMixin, ConversationMixin, TagMixin):
         if self.lang == "zh":
             return zh.run(self, res)  # Chinese: its own stages
         self._same_paragraph(res)
-        self._conversations(res)
+        turns.conversations(self, res)
         self._leftover_pronouns(res)
         self._same_paragraph(res, any_evidence=True)
         self._handovers(res)
-        calibrate(res, self.NAME_RULES)
+        calibrate(res, NAME_RULES)
         self._thin_members(res)
         return self._hold_unsure(res)
 
@@ -257,7 +265,7 @@ class Attributor(PronounMixin, ConversationMixin, TagMixin):
             if any(r.speaker and r.speaker != spk.speaker for r in known):
                 continue
             # the family of the rule it copies: a name tag (`same-paragraph:name`) is surer than a guess
-            kind = "name" if spk.rule in self.NAME_RULES else ("pronoun" if spk.pron_tag else "guess")
+            kind = "name" if spk.rule in NAME_RULES else ("pronoun" if spk.pron_tag else "guess")
             first = min(j for j in idx if res[j] is spk)
             alone = all(m.cid == spk.speaker for m in self.narr_mentions.get(p, []))
             for j in idx:

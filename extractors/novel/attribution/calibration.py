@@ -135,7 +135,7 @@ def epithet_consistency(res: list) -> None:
 
 
 def _context_vector(f: dict) -> dict[str, float]:
-    """The inputs from `ConversationMixin._turn_context` (0 when absent): pronoun-gender uniqueness
+    """The inputs from `turn_evidence.turn_context` (0 when absent): pronoun-gender uniqueness
     among the exchange's people, the pronoun resolver's agreement, addressed by the turn before/after,
     decoded alternation two turns away, and the posterior's log-odds (the posterior near 1 matters most)."""
     if "want" not in f:

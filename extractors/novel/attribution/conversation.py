@@ -45,7 +45,7 @@ TABLE = Path(__file__).resolve().parent.parent / "data" / "turn_weights.json"
 
 def load_weights(path: Path = TABLE) -> tuple[dict, dict[str, float]]:
     """The conversation model's weights (`Weights`' defaults) and the weight of each kind of pronoun-resolver
-    suggestion (`turns.ConversationMixin.SUGGEST`), as `benchmarks/novel_turn_weights.py --write` writes them. The
+    suggestion (`attributor.Attributor.SUGGEST`), as `benchmarks/novel_turn_weights.py --write` writes them. The
     shipped values were chosen by every-guess accuracy over the PDNC dev novels, checked leave-one-book-out; the
     script refits them by maximum likelihood (figures: docs/benchmarks.md)."""
     data = json.loads(path.read_text(encoding="utf-8"))

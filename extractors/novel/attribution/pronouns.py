@@ -15,6 +15,7 @@ import re
 
 from extractors.text import EN_CLAUSE_END
 from ..cast.names import Mention
+from .turns import para_quotes
 
 _GENDER_PRON = {"female": "she", "male": "he"}
 _CONTINUE = re.compile(r"\b(?:added|adding|continued|continuing|went\s+on|resumed|pursued|persisted|repeated)\b")
@@ -141,7 +142,7 @@ class PronounMixin:
             if not a.pron_tag or a.speaker or not a.want_gender:
                 continue
             q = self.quotes[i]
-            mates = [j for j in self._para_quotes(q.para) if j != i and res[j].speaker]
+            mates = [j for j in para_quotes(self, q.para) if j != i and res[j].speaker]
             mates.sort(key=lambda j: (j > i, abs(j - i)))
             for j in mates:
                 c = res[j].speaker

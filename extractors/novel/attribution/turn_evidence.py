@@ -1,5 +1,5 @@
 """What backs a turn-taking guess, for the calibration (`calibration.turn_vector`): the exchange around the turn
-(`turn_features`), the book's style model's verdict (`style_llr`) and the form of a pronoun-like tag (`tag_form`).
+(`turn_features`, `turn_context`), the book's style model's verdict (`style_llr`) and the form of a pronoun-like tag (`tag_form`).
 """
 
 from __future__ import annotations
@@ -63,3 +63,36 @@ def tag_form(rule: str | None) -> str:
     if re.search(r"(?<!pro)noun", r.split("/")[0]):
         return "noun"
     return "pre" if r.startswith(("pre-", "prev-pre-")) else "post"
+
+
+def turn_context(gender: dict, turns: list[Turn], k: int, best: str, post: list[dict]) -> dict:
+    """What the exchange says about a guess beyond `turn_features`: how many of its people share
+    the gender a pronoun tag wants (a man and a woman talking: `she said` is the woman), whether
+    the pronoun resolver's local suggestion agrees, whether the previous turn addressed the guess,
+    and whether the decoded speakers around it alternate with it."""
+    t = turns[k]
+    near = range(max(0, k - 2), min(len(turns), k + 3))
+    local = {c for kk in near for c in ([turns[kk].fixed] if turns[kk].fixed else []) + turns[kk].narr_subj
+             + turns[kk].narr_before + list(turns[kk].vocatives)}
+    present = {c for u in turns for c in ([u.fixed] if u.fixed else []) + u.narr_subj + u.narr_before + list(u.vocatives)}
+    local.add(best)
+    present.add(best)
+    want = t.gender
+    top = [max(p, key=p.get) if p else None for p in post]
+    ranked = sorted((c for c in post[k] if c != OTHER), key=lambda c: -post[k][c])
+    runner = next((c for c in ranked if c != best), None)
+    return {
+        "want": want, "best_gender": gender.get(best),
+        "same_gender_local": sum(1 for c in local if want and gender.get(c) == want),
+        "same_gender_run": sum(1 for c in present if want and gender.get(c) == want),
+        "local_n": len(local), "genders_local": len({gender.get(c) for c in local}),
+        "runner_same_gender": bool(runner and gender.get(runner) == gender.get(best)),
+        "sug_agrees": t.suggestion == best if t.suggestion else None, "sug_why": t.sug_why,
+        "prev_addressed": k > 0 and best in turns[k - 1].vocatives,
+        "next_addressed": k + 1 < len(turns) and best in turns[k + 1].vocatives,
+        "narr_before_is_guess": best in t.narr_before, "mentioned": best in t.mentioned,
+        "soft_gender_ok": (gender.get(best) == t.soft_gender) if t.soft_gender else None,
+        "prev_top": top[k - 1] == best if k > 0 else None,
+        "alt2": (top[k - 2] == best and top[k - 1] != best) if k > 1 else None,
+        "alt_next2": (top[k + 2] == best and top[k + 1] != best) if k + 2 < len(turns) else None,
+    }

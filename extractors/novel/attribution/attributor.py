@@ -16,13 +16,12 @@ from .calibration import book_hold, calibrate, own_hold_ceiling
 from .explicit_tags import TagMixin
 from .kinship import KIN_NOUNS, Kinship
 from ..cast.names import Mention, NameIndex
-from .pronouns import PronounMixin
 from ..text.quotes import Quote, uncovered
 from ..text.speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re-exported: the speech verbs)
 from .speaker_guess import Attribution
 from .conversation import SUGGEST, Weights
 from .turns import NAME_RULES
-from . import turns, zh
+from . import pronouns, turns, zh
 
 # forms of address that are not names (some character lists carry "Sir" or "Madam" as characters)
 ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "lady", "lord", "my lord", "my lady",
@@ -48,7 +47,7 @@ THIN_SCALE = 0.85
 _NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
 
 
-class Attributor(PronounMixin, TagMixin):
+class Attributor(TagMixin):
     # the turn model's settings (`turns`): its weights (None: conversation.Weights()), the weight of each kind of
     # pronoun-resolver suggestion (`conversation.load_weights`), and a list that collects each decoded exchange when
     # not None; benchmarks set them on the class or on one instance
@@ -209,7 +208,7 @@ class Attributor(PronounMixin, TagMixin):
             return zh.run(self, res)  # Chinese: its own stages
         self._same_paragraph(res)
         turns.conversations(self, res)
-        self._leftover_pronouns(res)
+        pronouns.leftover_pronouns(self, res)
         self._same_paragraph(res, any_evidence=True)
         self._handovers(res)
         calibrate(res, NAME_RULES)

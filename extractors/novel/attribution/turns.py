@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .conversation import OTHER, Turn, decode
+from .pronouns import center, narr_recent, para_quotes, recent_candidates, resolve_pronoun, subject_mentions
 from .speaker_style import LengthModel, StyleModel, tokens
 from .turn_evidence import centred, style_llr, tag_form, turn_context, turn_features
 
@@ -57,17 +58,13 @@ _ADDRESS = re.compile(r"(?:^|[,!?;]\s*|\b(?:yes|no|oh|pray|dear|well)\s+)(sir|ma
                       r"your\s+lordship)(?=\s*(?:[,!?;.]|--|—|$))", re.I)
 
 
-def para_quotes(st: Attributor, p: int) -> list[int]:
-    return [j for j in st.by_para.get(p, []) if st.quotes[j].para == p]
-
-
 def _narr_subjects(st: Attributor, p: int, exclude: set) -> tuple[list[str], str | None]:
     """Characters named (not after a preposition, not possessive) in the narration of paragraph p,
     and the gender of a sentence-initial he/she there."""
     out: list[str] = []
     g = None
     for s, e in st._para_gaps(p):
-        for m in st._subject_mentions(s, e, None):
+        for m in subject_mentions(st, s, e, None):
             if m.cid not in exclude and m.cid not in out:
                 out.append(m.cid)
         if g is None:
@@ -185,11 +182,11 @@ def _observe_tag(st: Attributor, t: Turn, j: int, k: int, run: list[int], res: l
     elif a.pron_tag and t.gender is None:
         t.gender = a.want_gender
         if a.want_gender:
-            cid, why = st._center(j, a.want_gender, a.vocatives), "center"
+            cid, why = center(st, j, a.want_gender, a.vocatives), "center"
             if cid is None:
-                cid, why = st._narr_recent(j, a.want_gender, a.vocatives), "narr-recent"
+                cid, why = narr_recent(st, j, a.want_gender, a.vocatives), "narr-recent"
             if cid is None:
-                cid, conf, why = st._resolve_pronoun(j, a.want_gender, res, final=False)
+                cid, conf, why = resolve_pronoun(st, j, a.want_gender, res, final=False)
             if cid and why in st.SUGGEST:
                 t.suggestion, t.suggestion_weight = cid, st.SUGGEST[why]
             t.sug_why = why
@@ -212,7 +209,7 @@ def _run_candidates(st: Attributor, r: int, run: list[int], turns: list[Turn], r
         if c in counts or n >= 2:
             counts[c] = counts.get(c, 0) + 0.5 * n
     prior: dict[str, float] = {}
-    for rank, c in enumerate(st._recent_candidates(run[0], res, None)[:3]):
+    for rank, c in enumerate(recent_candidates(st, run[0], res, None)[:3]):
         counts[c] = counts.get(c, 0) + 0.5
         prior[c] = 0.6 - 0.2 * rank
     if r > 0:  # scene continuity: who spoke in the exchange just before

@@ -133,6 +133,7 @@ def test_decode_equals_the_plain_loop_on_alices_exchanges(monkeypatch):
 def test_tag_neighbours_equal_the_walk_over_the_paragraph():
     """`_tag` finds a quote's narration bounds from per-paragraph running max/min (a one-line text is one
     paragraph of thousands of quotes: the walk it replaced was quadratic); the bounds must be the walk's."""
+    from extractors.novel.attribution import explicit_tags
     from extractors.novel.attribution.attributor import Attributor
     from extractors.novel.text.chapters import split_paragraphs
     from extractors.novel.cast.names import NameIndex
@@ -148,8 +149,8 @@ def test_tag_neighbours_equal_the_walk_over_the_paragraph():
             walk_end = max([paras[q.para][0]] + [quotes[j].outer[-1][1] for j in att.by_para.get(q.para, []) if j < i])
             lp = q.paras[-1]
             walk_start = min([paras[lp][1]] + [quotes[j].outer[0][0] for j in att.by_para.get(lp, []) if j > i])
-            assert max(paras[q.para][0], att._para_end_before(q.para, i)) == walk_end
-            assert min(paras[lp][1], att._para_start_after(lp, i)) == walk_start
+            assert max(paras[q.para][0], explicit_tags._para_end_before(att, q.para, i)) == walk_end
+            assert min(paras[lp][1], explicit_tags._para_start_after(att, lp, i)) == walk_start
 
 
 def test_after_a_repeat_the_other_party_answers_not_a_third_person():

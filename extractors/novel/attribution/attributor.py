@@ -13,7 +13,6 @@ import re
 from extractors.characters import normalize_name
 
 from .calibration import book_hold, calibrate, own_hold_ceiling
-from .explicit_tags import TagMixin
 from .kinship import KIN_NOUNS, Kinship
 from ..cast.names import Mention, NameIndex
 from ..text.quotes import Quote, uncovered
@@ -21,7 +20,7 @@ from ..text.speech_tags import NOUN_GENDER, VERBS_EN  # noqa: F401  (VERBS_EN re
 from .speaker_guess import Attribution
 from .conversation import SUGGEST, Weights
 from .turns import NAME_RULES
-from . import pronouns, turns, zh
+from . import explicit_tags, pronouns, turns, zh
 
 # forms of address that are not names (some character lists carry "Sir" or "Madam" as characters)
 ADDRESS_WORDS = {"sir", "madam", "madame", "ma am", "maam", "miss", "mister", "lady", "lord", "my lord", "my lady",
@@ -47,7 +46,7 @@ THIN_SCALE = 0.85
 _NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
 
 
-class Attributor(TagMixin):
+class Attributor:
     # the turn model's settings (`turns`): its weights (None: conversation.Weights()), the weight of each kind of
     # pronoun-resolver suggestion (`conversation.load_weights`), and a list that collects each decoded exchange when
     # not None; benchmarks set them on the class or on one instance
@@ -185,7 +184,7 @@ class Attributor(TagMixin):
     # ---- the whole pass ------------------------------------------------------------------
     def run(self) -> list[Attribution]:
         n = len(self.quotes)
-        res = [self.tag(i) or Attribution() for i in range(n)]
+        res = [explicit_tags.tag(self, i) or Attribution() for i in range(n)]
         for i, q in enumerate(self.quotes):
             ms = self._vocative_mentions(q)
             res[i].vocatives = self._addressed(ms) | res[i].addressees

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from extractors.text import EN_CLAUSE_END
 from ..cast.names import Mention
+from .tags_before import PREP
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -217,7 +218,7 @@ def subject_mentions(st: Attributor, s: int, e: int, gender: str | None) -> list
     for m in st.mentions(s, e):
         if gender and st.index.gender.get(m.cid) != gender:
             continue
-        if st._PREP.search(st.text[max(s, m.start - 16):m.start]) or st.text[m.end:m.end + 2] in ("'s", "’s"):
+        if PREP.search(st.text[max(s, m.start - 16):m.start]) or st.text[m.end:m.end + 2] in ("'s", "’s"):
             continue
         out.append(m)
     return out
@@ -276,7 +277,7 @@ def resolve_pronoun(st: Attributor, i: int, gender: str | None, res: list[Attrib
     # any mention of that gender in the paragraph (possessives too)
     same = [m for m in st.mentions(ps, q.outer[0][0])
             if st.index.gender.get(m.cid) == gender and m.cid not in voc
-            and not st._PREP.search(st.text[max(ps, m.start - 16):m.start])
+            and not PREP.search(st.text[max(ps, m.start - 16):m.start])
             and not any(st.quotes[j].outer[0][0] <= m.start < st.quotes[j].outer[-1][1]
                         for j in st.by_para.get(q.para, []))]
     if same:

@@ -101,22 +101,15 @@ def _quote_line(text: str, work: str, src: str, index: int, q: Quote, a: Attribu
                 evidence=a.evidence if a.speaker else None, extra=extra)
 
 
-def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwargs: dict | None,
-              attrs: list[Attribution], q_line: dict[int, int], names: dict) -> list[Line]:
-    """The LLM for the quotes the rules left unresolved; what it leaves falls back to the held rule guess."""
+def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwargs: dict | None) -> list[Line]:
+    """The LLM for the quotes the rules left unresolved. What it leaves stays unattributed: the rules' held guess
+    is not given back (below the hold by definition; with the 1.5B local model it was right 7 times in 11,
+    docs/llm.md)."""
     from .llm.kor import llm_attribute
 
     kw = dict(llm_kwargs or {})
     cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))
-    lines = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
-    held = {i: attrs[i].held for i in range(len(attrs)) if attrs[i].held}
-    if held:
-        for n, ln in enumerate(lines):
-            h = held.get(q_line.get(n, -1))
-            if ln.kind == "dialogue" and ln.speaker is None and h:
-                lines[n] = replace(ln, speaker=h[0], confidence=round(h[1], 3), evidence=h[2],
-                                   name=names[h[0]].name if h[0] in names else None)
-    return lines
+    return llm_attribute(lines, text, chars, llm, cache_dir, **kw)
 
 
 def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
@@ -133,7 +126,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
 
     `min_confidence` is the hold: rule guesses below it are not emitted (None: the calibrated
     default `attribution.DEFAULT_MIN_CONFIDENCE`; 0: every guess). With an LLM, held quotes are
-    sent to it, and a held guess fills only a quote the LLM leaves unresolved.
+    sent to it; a quote it leaves stays unattributed.
 
     An English text told in the first person gets its narrator among `characters` marked when none is
     (`cast.others.mark_narrator`: `said I` is theirs).
@@ -152,12 +145,10 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     if not quotes:
         raise InputError(f"no quotations found in {len(paras)} paragraph(s); is this a novel with dialogue?", path)
     names = {c.id: c for c in chars}
-    q_line: dict[int, int] = {}  # line number -> quote index
     lines: list[Line] = []
     for n, (_pos, _, kind, payload) in enumerate(_events(text, paras, quotes)):
         if kind == "q":
             q = quotes[payload]
-            q_line[len(lines)] = payload
             lines.append(_quote_line(text, work, path.name, len(lines), q, attrs[payload],
                                      chapters[para_ch[q.para]], names, language))
         else:
@@ -174,7 +165,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
         if progress and n % 500 == 0:
             progress(n)
     if llm is not None:
-        lines = _llm_pass(lines, text, chars, llm, llm_kwargs, attrs, q_line, names)
+        lines = _llm_pass(lines, text, chars, llm, llm_kwargs)
     if others:
         lines = [replace(ln, speaker=None) if ln.speaker in others else ln for ln in lines]
     return lines

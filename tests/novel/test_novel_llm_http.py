@@ -194,7 +194,11 @@ def test_cli_extract_novel_fake_llm_writes_dvc_metrics_and_reruns_from_cache(boo
         m = json.loads((tmp_path / "metrics" / "novel_PDNC.json").read_text())
         assert m["llm"]["calls"] == len(server.requests) == m["llm"]["chunks_sent"] > 0
         assert m["llm"]["tokens_in"] == server.prompt_tokens and m["llm"]["tokens_out"] == server.completion_tokens
-        assert m["llm"]["quotes_filled"] > 0 and m["attributed"] == m["quotes"] > 0
+        # every quote the rules left, the LLM filled, but for one its answer does not match: that one stays
+        # unattributed (the rules' held guess is not given back)
+        llm = m["llm"]
+        assert llm["quotes_filled"] > 0 and llm["quotes_filled"] >= llm["quotes_unresolved"] - 1
+        assert m["attributed"] == m["quotes"] - llm["quotes_unresolved"] + llm["quotes_filled"]
         assert any(ln.evidence == "llm" for ln in read_lines(out))
         before = len(server.requests)
         r = CliRunner().invoke(app, args)

@@ -106,7 +106,11 @@ def main() -> None:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in books:
-            r = score_book(cut_book(PDNC / name, args.chars, Path(tmp) / name), chat, args.cache)
+            cut = cut_book(PDNC / name, args.chars, Path(tmp) / name)
+            if (cut / "quotation_info.csv").read_text(encoding="utf-8").count("\n") < 2:
+                print(json.dumps({"book": name, "skipped": f"no quotation in its first {args.chars} characters"}))
+                continue
+            r = score_book(cut, chat, args.cache)
             results.append(r)
             print(json.dumps(r, ensure_ascii=False), flush=True)
     failed = [r for r in results if "failed" in r]

@@ -16,7 +16,7 @@ _PUBLIC = {
     "CastMember": "cast.member", "discover_cast": "cast.discover",
     "configured_matches": "cast.others",
     "detect_language": "extract", "extract_novel": "extract", "read_novel": "extract",
-    "LLMChoice": "extractor", "configured_for": "extractor",
+    "LLMChoice": "extractor", "LLMKeep": "extractor", "configured_for": "extractor",
     "written_forms": "text.simplified",
     "load_cue_labels": ("evaluation.cue_labels", "load_labels"), "score_cues": ("evaluation.cue_labels", "score"),
     "score_quotes": ("evaluation.evaluate", "score"),

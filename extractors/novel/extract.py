@@ -101,22 +101,28 @@ def _quote_line(text: str, work: str, src: str, index: int, q: Quote, a: Attribu
                 evidence=a.evidence if a.speaker else None, extra=extra)
 
 
-def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwargs: dict | None) -> list[Line]:
-    """The LLM for the quotes the rules left unresolved. What it leaves stays unattributed: the rules' held guess
-    is not given back (below the hold by definition; with the 1.5B local model it was right 7 times in 11,
-    docs/llm.md)."""
+def _llm_pass(lines: list[Line], text: str, chars: list[Character], llm, llm_kwargs: dict | None,
+              held: dict[int, str], keep: str) -> list[Line]:
+    """The LLM for the quotes the rules left unresolved. `keep`: `agree` keeps a speaker the model names only
+    where it is the rules' own held guess for that line (`held`: line number -> speaker id), `all` every one.
+    What is not kept stays unattributed, and the held guess is never given back alone: it is below the hold by
+    definition (measured with the 1.5B local model: docs/llm.md)."""
     from .llm.kor import llm_attribute
 
     kw = dict(llm_kwargs or {})
     cache_dir = kw.pop("cache_dir", Path(".cache/rolecorpus/llm"))
-    return llm_attribute(lines, text, chars, llm, cache_dir, **kw)
+    out = llm_attribute(lines, text, chars, llm, cache_dir, **kw)
+    if keep == "all":
+        return out
+    return [new if new.evidence != "llm" or held.get(n) == new.speaker else old
+            for n, (old, new) in enumerate(zip(lines, out))]
 
 
 def extract_novel(path: str | Path, work: str, characters: list[Character] | dict[str, Character],
                   language: str | None = None, encoding: str | None = None, llm=None,
                   llm_kwargs: dict | None = None, progress: Callable[[int], None] | None = None,
                   text: str | None = None, min_confidence: float | None = None,
-                  others: set[str] | frozenset[str] = frozenset()) -> list[Line]:
+                  others: set[str] | frozenset[str] = frozenset(), llm_keep: str = "agree") -> list[Line]:
     """Line records of a novel: `dialogue` for each quotation (speaker by the rules, then by the
     LLM when `llm` is given), `narration`/`action` for the text between.
 
@@ -126,7 +132,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
 
     `min_confidence` is the hold: rule guesses below it are not emitted (None: the calibrated
     default `attribution.DEFAULT_MIN_CONFIDENCE`; 0: every guess). With an LLM, held quotes are
-    sent to it; a quote it leaves stays unattributed.
+    sent to it; `llm_keep` says which of its answers are kept (`_llm_pass`), the rest stay unattributed.
 
     An English text told in the first person gets its narrator among `characters` marked when none is
     (`cast.others.mark_narrator`: `said I` is theirs).
@@ -145,10 +151,13 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
     if not quotes:
         raise InputError(f"no quotations found in {len(paras)} paragraph(s); is this a novel with dialogue?", path)
     names = {c.id: c for c in chars}
+    held: dict[int, str] = {}  # line number -> the rules' guess held back for it (the LLM's keep rule)
     lines: list[Line] = []
     for n, (_pos, _, kind, payload) in enumerate(_events(text, paras, quotes)):
         if kind == "q":
             q = quotes[payload]
+            if attrs[payload].held:
+                held[len(lines)] = attrs[payload].held[0]
             lines.append(_quote_line(text, work, path.name, len(lines), q, attrs[payload],
                                      chapters[para_ch[q.para]], names, language))
         else:
@@ -165,7 +174,7 @@ def extract_novel(path: str | Path, work: str, characters: list[Character] | dic
         if progress and n % 500 == 0:
             progress(n)
     if llm is not None:
-        lines = _llm_pass(lines, text, chars, llm, llm_kwargs)
+        lines = _llm_pass(lines, text, chars, llm, llm_kwargs, held, llm_keep)
     if others:
         lines = [replace(ln, speaker=None) if ln.speaker in others else ln for ln in lines]
     return lines

@@ -30,6 +30,11 @@ MIN_CONFIDENCE_HELP = (
 NO_LLM_COUNTS = {"calls": 0, "cache_hits": 0, "tokens_in": 0, "tokens_out": 0, "chunks_sent": 0, "quotes_filled": 0}
 
 
+class LLMKeep(str, Enum):
+    agree = "agree"
+    all = "all"
+
+
 class LLMChoice(str, Enum):
     none = "none"
     openai = "openai"
@@ -47,6 +52,9 @@ class NovelOptions(ExtractOptions):
     language: Optional[str] = Field(None, description="en or zh (default: detected from the text).")
     encoding: Optional[str] = Field(None, description="Text encoding (default: detected), e.g. gb18030, big5.")
     min_confidence: Optional[float] = Field(None, ge=0.0, le=1.0, description=MIN_CONFIDENCE_HELP)
+    llm_keep: LLMKeep = Field(LLMKeep.agree, description="Which of the LLM's speakers to keep (with --llm openai): "
+                              "agree: only where the model names the rules' own held guess (measured with the 1.5B "
+                              "local model, docs/llm.md); all: every speaker it names (a strong model).")
 
     @field_validator("language")
     @classmethod
@@ -89,9 +97,11 @@ def completed_count(chars: list[Character], configured: dict[str, Character]) ->
 
 
 def llm_kwargs(ctx: ExtractContext, work: str) -> dict:
-    """Where the LLM pass caches answers and counts its calls, and the work's few-shot examples if any."""
+    """Where the LLM pass caches answers and counts its calls, the work's few-shot examples if any, and the
+    project's limits (`llm:`: the whole-request timeout, the requests in flight) when the pipeline gives them."""
     cache = Path(ctx.cache_dir or ".cache/rolecorpus")
     kw: dict = {"cache_dir": cache / "llm", "progress": ctx.progress}
+    kw.update({k: v for k, v in (ctx.settings.get("llm") or {}).items() if k in ("timeout", "concurrency")})
     if ctx.metrics_dir is not None:
         kw["metrics_path"] = Path(ctx.metrics_dir) / f"llm_{work}.json"
     if ctx.configs_dir is not None and (Path(ctx.configs_dir) / "novel_examples" / f"{work}.yaml").exists():
@@ -134,7 +144,8 @@ class NovelExtractor:
         bar = tqdm(desc="lines", unit="line", file=sys.stderr, disable=not (ctx.progress and sys.stderr.isatty()))
         lines = extract_novel(source, work, chars + others, language=lang, encoding=opts.encoding, llm=model,
                               llm_kwargs=kw, progress=lambda n: bar.update(n - bar.n), text=text,
-                              min_confidence=opts.min_confidence, others={c.id for c in others})
+                              min_confidence=opts.min_confidence, others={c.id for c in others},
+                              llm_keep=opts.llm_keep.value)
         bar.close()
         ctx.metrics.update(novel_metrics(summarise(lines), (kw or {}).get("metrics_path")))
         self.cast = (len(chars), discovered, len(others), 0 if discovered else completed_count(chars, ctx.characters))

@@ -11,7 +11,7 @@ import typer
 
 from extractors.errors import InputError
 from extractors.ids import check_id, check_output
-from extractors.novel import LLMChoice
+from extractors.novel import LLMChoice, LLMKeep
 
 from ..cli_app import eval_app
 from ..extraction import llm_limits
@@ -51,6 +51,8 @@ def eval_attribution(
                               "{'context': ..., 'speaker': ...} a line), scored with the cast found in the text."),
     llm: LLMChoice = typer.Option(LLMChoice.none, "--llm", help="none: rules only; openai: rules + LLM for the rest."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the scores as JSON here."),
+    llm_keep: LLMKeep = typer.Option(LLMKeep.agree, "--llm-keep", help="With --llm openai: agree keeps a speaker "
+                                     "the LLM names only where it is the rules' held guess; all keeps every one."),
     min_confidence: Optional[float] = typer.Option(None, "--min-confidence", min=0.0, max=1.0, show_default=False,
                                                    help="The hold: a guess less sure than this is left "
                                                    "unattributed (default: the book's own; see docs/novel.md)."),
@@ -76,9 +78,9 @@ def eval_attribution(
         settings = load_settings(Project.current().pipeline_yaml)
         model = PipelineModels(llm=settings.llm.model_dump(exclude_unset=True)).chat_model()
     if labels:
-        results, many = _eval_cues(gold, labels, model, min_confidence), "label_files"
+        results, many = _eval_cues(gold, labels, model, min_confidence, llm_keep.value), "label_files"
     else:
-        results, many = [_score_book(book, model, min_confidence) for book in books], "books"
+        results, many = [_score_book(book, model, min_confidence, llm_keep.value) for book in books], "books"
         for res in results:
             typer.echo(format_table(f"{res['novel']} ({'rules' if model is None else 'rules + llm'})", res))
         if len(results) > 1:
@@ -88,7 +90,8 @@ def eval_attribution(
         atomic_write_text(json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 
 
-def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: float | None) -> list[dict]:
+def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: float | None,
+               keep: str = "agree") -> list[dict]:
     """A novel (the one .txt that is no label file) scored against each label file, with the cast found in it."""
     from extractors.novel import discover_cast
     from extractors.novel import load_cue_labels as load_labels, score_cues as score
@@ -104,7 +107,7 @@ def _eval_cues(folder: Path, label_files: list[Path], model, min_confidence: flo
     cast = discover_cast(text, lang, by_lines=False)
     lines = extract_novel(novel, novel.stem, [m.to_character(novel.stem, lang) for m in cast], language=lang, text=text,
                           llm=model, llm_kwargs=_llm_kwargs(Project.current(), novel.stem) if model else None,
-                          min_confidence=min_confidence)
+                          min_confidence=min_confidence, llm_keep=keep)
     results = []
     for path, labs in labels.items():
         r = {k: v for k, v in score(text, labs, lines, cast).items() if k not in ("rows", "form")}
@@ -121,14 +124,14 @@ def format_cues(r: dict) -> str:
     return "\n".join(out + _confused(r["confusions"]))
 
 
-def _score_book(book: Path, model, min_confidence: float | None) -> dict:
+def _score_book(book: Path, model, min_confidence: float | None, keep: str = "agree") -> dict:
     from extractors.novel import load_pdnc_characters, load_pdnc_quotes, score_quotes
     from extractors.novel import extract_novel
 
     project = Project.current()
     lines = extract_novel(book / "novel_text.txt", book.name, load_pdnc_characters(book), language="en", llm=model,
                           llm_kwargs=_llm_kwargs(project, book.name) if model is not None else None,
-                          min_confidence=min_confidence)
+                          min_confidence=min_confidence, llm_keep=keep)
     res = score_quotes(load_pdnc_quotes(book), lines)
     res["novel"] = book.name
     res["llm"] = "none" if model is None else "openai"

@@ -184,7 +184,8 @@ def test_cli_extract_novel_fake_llm_writes_dvc_metrics_and_reruns_from_cache(boo
     monkeypatch.setenv("ROLECORPUS_CACHE", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "lines.jsonl"
-    args = ["extract", "novel", str(novel), "--work", "PDNC", "-o", str(out), "--llm", "openai", "--language", "en"]
+    args = ["extract", "novel", str(novel), "--work", "PDNC", "-o", str(out), "--llm", "openai", "--language", "en",
+            "--llm-keep", "all"]  # the fake answers with gold: every speaker it names is kept
     with gold_llm_server(gold) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", SECRET)

@@ -2,9 +2,9 @@
 
 For each book, the opening `--chars` characters (cut at a paragraph end) and the gold quotations inside them; the
 rules alone (default hold), then rules + the LLM for the quotations the rules hold back (`extract_novel(llm=...)`).
-Each line the LLM run attributes and the rules did not is scored against gold, split by where its speaker came
-from (the model's answer, or the rules' held guess given back where the model named nobody) and, for the model's
-answers, by whether they agree with the rules' held guess: the keep rule is chosen from those precisions.
+Every speaker the model names (`llm_keep="all"`) for a line the rules left is scored against gold, split by
+whether it agrees with the rules' held guess for that line: the keep rule (`llm_keep`) is chosen from those
+precisions; `agree` keeps only the first group.
 
 Needs an endpoint (`eval "$(make -s llm)"`); without one it says so and exits 0. Answers are cached under --cache,
 so a rerun is free. `python benchmarks/novel_llm_real.py [--books A,B] [--chars 15000] [--json out.json]`
@@ -59,7 +59,7 @@ def score_book(book: Path, chat, cache: Path) -> dict:
     try:
         both = extract_novel(path, book.name, chars, language="en", llm=chat,
                              llm_kwargs={"cache_dir": cache, "metrics_path": metrics, "timeout": 1200.0,
-                                         "concurrency": 1, "max_retries": 1})
+                                         "concurrency": 1, "max_retries": 1}, llm_keep="all")
     except InputError as e:  # a chunk the model never answered in form: the book is reported as failed
         return {"book": book.name, "failed": str(e)[:300], "seconds": round(time.monotonic() - t0, 1)}
     secs = time.monotonic() - t0

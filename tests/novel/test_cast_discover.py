@@ -4,7 +4,6 @@ through typer's CliRunner: the table, `--write` drafts that never overwrite, and
 from __future__ import annotations
 
 import collections
-import time
 from pathlib import Path
 
 import pytest
@@ -66,11 +65,9 @@ def test_styles_narrator(pdnc):
     assert any("Poirot" in [m.name, *m.aliases] for m in cast[:3])
 
 
-def test_oliver_twist_is_fast(pdnc):
-    text = read_novel(pdnc / "OliverTwist" / "novel_text.txt")
-    t0 = time.time()
-    cast = discover_cast(text, "en", 15)
-    assert time.time() - t0 < 10          # measured: under 1 s
+def test_oliver_twist_cast_has_sikes_near_the_top(pdnc):
+    # its speed is a benchmark's figure (benchmarks/cast_discovery.py), not a timed test
+    cast = discover_cast(read_novel(pdnc / "OliverTwist" / "novel_text.txt"), "en", 15)
     assert any("Sikes" in [m.name, *m.aliases] for m in cast[:5])
 
 

@@ -279,6 +279,8 @@ def run(st: Attributor, res: list[Attribution]) -> list[Attribution]:
             if ante and ante[0] not in a.vocatives:
                 if a.want_gender and st.index.gender.get(ante[0]) == a.want_gender:
                     rule += "-gender"  # the pronoun's gender and the member's agree (not merely no clash)
+                    if _sole_of_gender(st, i, a.want_gender):
+                        rule += "-sole"  # nobody else of that gender named in the paragraph or the one before
                 a.speaker, a.evidence, a.rule = ante[0], "explicit-verb", rule
                 a.confidence = confidences().get(rule, _PRONOUN_CONF)
         if a.speaker and "-other-" in (a.rule or "") and is_group(a.surface or ""):
@@ -286,9 +288,51 @@ def run(st: Attributor, res: list[Attribution]) -> list[Attribution]:
         if a.speaker and "-other-" in (a.rule or "") and not a.rule.endswith("-verb") \
                 and re.match(re.escape(a.surface or "") + "[，,！!]", st.quotes[i].text(st.text)):
             res[i] = a = Attribution(vocatives=a.vocatives)  # `有的叫道：“孔乙己，…”`: the one addressed
+    _next_paragraph_tags(st, res)
     _turns(st, res)
     modern_turns(st, res)  # the untagged turns alternation leaves (attribution/zh_modern.py)
     return st._hold_unsure(res)
+
+
+_NEXT_TAG_END = re.compile(r"(?:道|说|說|问|問|答|喊|叫|嚷)道?[。．！]$")
+
+
+def _next_paragraph_tags(st: Attributor, res: list[Attribution]) -> None:
+    """A quotation that ends its paragraph, tagged at the start of the next one: `“……”\n\n田福堂惋惜地说，“……”` (the
+    comma: the same speaker goes on; a colon would introduce the next quotation only) or a paragraph of narration
+    alone that ends on its speech verb (`“……”\n\n曹书记…一把拉住他说。`), as text set one sentence a line writes a
+    tag that followed the quotation."""
+    t = st.text
+    for i, q in enumerate(st.quotes):
+        a, p = res[i], q.paras[-1]
+        if a.speaker or a.pron_tag or p + 1 >= len(st.paras) or st.para_ch[p + 1] != st.para_ch[p] \
+                or t[q.outer[-1][1]:st.paras[p][1]].strip():
+            continue
+        ns, ne = st.paras[p + 1]
+        nxt = [j for j in st.by_para.get(p + 1, []) if st.quotes[j].para == p + 1]
+        if nxt:
+            lead_end = st.quotes[nxt[0]].outer[0][0]
+            k = post_tag_clause(t, ns, lead_end) if t[ns:lead_end].rstrip().endswith(("，", ",")) else None
+        else:
+            body = t[ns:ne].rstrip()
+            k = ns + len(body) - 1 if _NEXT_TAG_END.search(body) else None
+        b = _tag(st, ns, k) if k and k > ns else None
+        if b and b.speaker and re.fullmatch(r"zh-\w+-(?:verb|clause|skip)", b.rule or "") and b.speaker not in a.vocatives:
+            b.rule, b.vocatives = "zh-next-" + b.rule[3:], a.vocatives
+            res[i] = b
+
+
+def _sole_of_gender(st: Attributor, i: int, gender: str) -> bool:
+    """Whether the narration of quote i's paragraph before it and of the paragraph before that names exactly one
+    cast member of the gender (the pronoun can then mean no one else the scene has named)."""
+    q = st.quotes[i]
+    seen = set()
+    for p in (q.para - 1, q.para):
+        if p < 0 or st.para_ch[p] != st.para_ch[q.para]:
+            continue
+        seen |= {m.cid for m in st.narr_mentions.get(p, []) if (p < q.para or m.start < q.outer[0][0])
+                 and st.index.gender.get(m.cid) in (gender, None)}
+    return len(seen) == 1
 
 
 def _turns(st: Attributor, res: list[Attribution]) -> None:

@@ -29,10 +29,13 @@ from extractors.text import ZH_FULL_STOPS
 from ..cast.zh.tags import strip_opener
 
 TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_turns.json"
-RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-alternate-abab", "zh-beat", "zh-lead", "zh-pronoun-turn", "zh-pronoun", "zh-pronoun-gender", "zh-pronoun-back",
-         "zh-pronoun-back-gender")
+RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-alternate-two", "zh-alternate-abab", "zh-alternate-abab-two",
+         "zh-beat", "zh-lead", "zh-pronoun-turn", "zh-pronoun", "zh-pronoun-gender", "zh-pronoun-gender-sole",
+         "zh-pronoun-back", "zh-pronoun-back-gender", "zh-pronoun-back-gender-sole")
 _HELD = 0.5  # a rule with no measured precision: its guess is kept for the LLM, never emitted
 _BACK = 4  # how many quotations back `zh-alternate` looks for the other speaker
+_ANCHOR = 0.8  # a tag's guess this sure anchors an exchange even when held (a pronoun tag's); a turn guess only when
+# emitted: whether the rules built on it are sure is what their own measured confidence says
 
 
 @lru_cache(maxsize=1)
@@ -70,7 +73,8 @@ def modern_turns(att, res: list) -> None:
 
     def known(i: int) -> str | None:
         a = res[i]
-        ok = a.speaker in att.index.characters and (a.confidence or 0) >= hold - 1e-9
+        c = a.confidence or 0
+        ok = a.speaker in att.index.characters and (c >= hold - 1e-9 or c >= _ANCHOR and a.evidence != "turn-taking")
         return a.speaker if ok else None  # a cast member: `老人`, `那人` may be anyone
 
     gender = att.index.gender
@@ -116,12 +120,19 @@ def modern_turns(att, res: list) -> None:
                     if len(run) >= 2:
                         guess = run[1]
                         rule = "zh-alternate-abab" if run[2:] == [x] else "zh-alternate"
+                        if _only_two(att, quotes[k].para, p, {x, guess}):
+                            rule += "-two"  # the narration since the exchange began names nobody else
         elif p and not att.by_para.get(p - 1) and att.para_ch[p - 1] == att.para_ch[p]:
             s, e = att.paras[p - 1]
             guess, rule = _opening_member(att, _last_sentence(t, s, e), e), "zh-beat"
         if not guess or guess in a.vocatives:
             continue
         a.speaker, a.confidence, a.evidence, a.rule = guess, conf.get(rule, _HELD), "turn-taking", rule
+
+
+def _only_two(att, p0: int, p: int, pair: set[str]) -> bool:
+    """Whether the narration of paragraphs p0..p (and the one before p0) names no cast member outside the pair."""
+    return all(m.cid in pair for k in range(max(0, p0 - 1), p + 1) for m in att.narr_mentions.get(k, []))
 
 
 _BACK_PARAS = 2  # how many paragraphs back a pronoun tag's antecedent is looked for

@@ -100,6 +100,12 @@ def _near_full(text: str, given: str, full: str) -> bool:
     return not at or sum(bool(intro.search(text, max(0, k - NEAR_CHARS), k)) for k in at) >= NEAR_SHARE * len(at)
 
 
+# the last character of a given name that is, in modern names, nearly always a woman's (`秀莲`, `晓霞`, `红梅`):
+# a vote worth a few pronouns, as the clause after a name often opens on someone else's 他/她
+_FEMALE_GIVEN = set("娥莲蓮花梅霞香琴莉芳娟丽麗凤鳳珍翠萍燕菊芬婷娜妮媛婉娇嬌玲艳艷兰蘭叶葉")
+_GIVEN_VOTE = 3
+
+
 def _gender(text: str, forms: list[str]) -> str | None:
     votes = Counter()
     for f in forms:
@@ -107,6 +113,8 @@ def _gender(text: str, forms: list[str]) -> str | None:
             votes["female"] += 2
         elif _MALE.search(f):
             votes["male"] += 2
+    if any(len(f) >= 2 and f[-1] in _FEMALE_GIVEN and not _MALE.search(f) for f in forms):
+        votes["female"] += _GIVEN_VOTE
     if "她" in text:  # the pronoun opening the clause after one the name opens (`润叶低下头，她…`)
         for f in forms:
             for m in re.finditer(r"(?:^|[。！？\n，])" + re.escape(f) + r"[^。！？\n“”，]*[，。！？]([他她])", text):
@@ -191,5 +199,28 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
         pat = re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))
         out.append(CastMember(name=name, aliases=[f for f in forms if f != name], gender=_gender(text, forms),
                               count=len(pat.findall(text)), speaks=speaks))
+    out.extend(_named_often(text, names, {f for m in out for f in [m.name, *m.aliases]}))
     out.sort(key=lambda m: (-m.speaks, -m.count, m.name))
+    return out
+
+
+# a person the tags never name (`她说：`, untagged turns) is a member when the text writes their name this often,
+# and opens a clause with it at least this share of times (a place, `金家湾`, follows `在`/`到`; `张开嘴` is a verb)
+UNTAGGED_COUNT, UNTAGGED_OPENS = 10, 0.2
+_PLACE_END = "湾镇沟村庄县乡河山峁坪洼岭城街路站"
+
+
+def _named_often(text: str, names: dict[str, str], taken: set[str]) -> list[CastMember]:
+    """Members for the full names of `modern_names.name_forms` that no tag names: a modern novel attributes many
+    of a person's lines by pronoun tags and turns alone (`郝红梅`), and those rules need the person in the cast."""
+    out = []
+    for full in dict.fromkeys(names.values()):
+        forms = [f for f, owner in names.items() if owner == full]
+        if full[-1] in _PLACE_END or any(f in taken for f in forms):
+            continue
+        at = [m.start() for m in re.finditer("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)), text)]
+        opens = sum(k == 0 or text[k - 1] in "，。！？；：\n“”「」" for k in at)
+        if len(at) >= UNTAGGED_COUNT and opens >= UNTAGGED_OPENS * len(at):
+            out.append(CastMember(name=full, aliases=[f for f in forms if f != full], gender=_gender(text, forms),
+                                  count=len(at), speaks=0))
     return out

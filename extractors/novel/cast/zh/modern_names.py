@@ -17,6 +17,8 @@ from .lexicon import _NAME_FINAL, _PRED, SURNAME, _SURNAMES, is_word, plain_surn
 
 # a full name is written at least this often (a person who speaks is named more than a handful of times)
 MIN_FULL = 5
+# a surname that is also a common verb or adverb (`顾`, `向`) starts a full name only this often or more: `顾养民`
+MIN_FULL_AMBIGUOUS = 20
 # its given name alone at least this many times besides the full name, to count as a form of its own
 MIN_GIVEN = 3
 
@@ -29,7 +31,7 @@ def name_forms(text: str) -> dict[str, str]:
     counts = Counter(m.group(1) for m in _FULL.finditer(text))
     full = []
     for f, n in counts.items():
-        if n < MIN_FULL or not plain_surname(f[0]) or f[-1] in "家氏的" or title_or_kin(f) or title_or_kin(f[1:]) \
+        if n < MIN_FULL or not plain_surname(f[0]) and n < MIN_FULL_AMBIGUOUS or f[-1] in "家氏的" or title_or_kin(f) or title_or_kin(f[1:]) \
                 or title_or_kin(f[:2]) or f[-1] in _PRED - _NAME_FINAL:
             continue  # `王夫人`, `贾母笑` (贾母 laughs): a title or a kin word, or a name and its predicate
         if pos_tags(f) != [(f, "nr")]:

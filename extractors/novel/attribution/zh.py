@@ -15,6 +15,7 @@ from ..cast.zh.lexicon import _PRED, _SURNAMES, is_word, plain_surname, pos_tags
 from ..cast.zh.tags import (_PERSON_END, _PRED2, CLAUSE_MARK, PRONOUNS, _base, _TRANSPARENT, bare_subject, is_group,
                             person_like, post_tag_clause, speaks_directly, strip_opener, tag_clause)
 from .speaker_guess import Attribution
+from . import zh_model
 from .zh_modern import confidences, modern_turns, pronoun_back
 from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, _GOES_ON_CONF, _HEAR, _KIND_RULE,
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND, _TOGETHER,
@@ -291,6 +292,7 @@ def run(st: Attributor, res: list[Attribution]) -> list[Attribution]:
     _next_paragraph_tags(st, res)
     _turns(st, res)
     modern_turns(st, res)  # the untagged turns alternation leaves (attribution/zh_modern.py)
+    zh_model.decode(st, res)  # what is still below the hold: the fitted turn model (attribution/zh_model.py)
     return st._hold_unsure(res)
 
 

@@ -1,0 +1,132 @@
+"""Fit the weights of the Chinese turn model (`extractors/novel/attribution/zh_model.py`) and write them to
+`extractors/novel/data/zh_model.json`.
+
+Run: `python benchmarks/zh_model_fit.py [--check]`. On the design part of the 平凡的世界 cues (the first
+`zh_modern.DESIGN`; the rest stay held out), with the cast discovered: every cue the model would decide whose gold
+speaker is known is one sample; the weights maximise the conditional likelihood of the gold candidate, or of
+"nobody among them" where the gold speaker is not a candidate (softmax over the candidates and that row, L2
+penalty `L2`). Twice: the second fit reads the first fit's sure guesses
+as history, as decoding does. `--check` fits without writing and says whether the file holds those weights.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.zh_modern import DESIGN, WP2021  # noqa: E402
+from extractors.novel.analysis import analyse  # noqa: E402
+from extractors.novel.attribution import zh_model  # noqa: E402
+from extractors.novel.cast.discover import discover_cast  # noqa: E402
+from extractors.novel.evaluation.cue_labels import align, load_labels  # noqa: E402
+from extractors.novel.extract import read_novel  # noqa: E402
+
+L2 = 1.0
+ROUNDS = 2
+
+
+def state(text: str, cast: list):
+    """(attribution state, attributions) at the point the model would decide, and the cast's forms -> ids."""
+    chars = [m.to_character("wp2021", "zh") for m in cast]
+    form = {f: c.id for m, c in zip(cast, chars) for f in [m.name, *m.aliases]}
+    got = {}
+    real = zh_model.decode
+
+    def capture(att, res):
+        got["att"], got["res"] = att, [type(a)(**a.__dict__) for a in res]
+
+    zh_model.decode = capture
+    try:
+        analyse(text, chars, "zh")
+    finally:
+        zh_model.decode = real
+    return got["att"], got["res"], form
+
+
+def samples(att, res: list, form: dict, labels: list[dict], w: dict | None) -> list[tuple[np.ndarray, int]]:
+    """(candidate x feature matrix, index of the gold candidate) per usable cue; history as decoding reads it."""
+    by_open = {q.outer[0][0]: j for j, q in enumerate(att.quotes)}
+    extra = {}
+    if w:  # the history the last decoding pass reads
+        extra = {j: c for j, (c, pr) in zh_model.guesses(att, res, w, zh_model.PASSES - 1).items() if pr >= zh_model._SURE}
+    hist = zh_model.history(att, res, extra)
+    out = []
+    none = [float(k == "none") for k in zh_model.FEATURES]
+    for d, off in align(att.text, labels):
+        j = by_open.get(off, by_open.get(off + 1))
+        if j is None or not d["speaker"] or not zh_model.eligible(att, res, j):
+            continue
+        feats = zh_model.candidates_and_features(att, res, j, hist)
+        if not feats:
+            continue
+        cands = sorted(feats)
+        gold = form.get(d["speaker"])
+        x = np.array([[feats[c][k] for k in zh_model.FEATURES] for c in cands] + [none])
+        out.append((x, cands.index(gold) if gold in feats else len(cands)))  # the last row: nobody among them
+    return out
+
+
+def fit(data: list[tuple[np.ndarray, int]]) -> dict[str, float]:
+    """Weights maximising the conditional log-likelihood of the gold candidates, L2-penalised."""
+    def loss(w):
+        total, grad = L2 * w @ w / 2, L2 * w
+        for x, g in data:
+            s = x @ w
+            s = s - s.max()
+            p = np.exp(s) / np.exp(s).sum()
+            total -= s[g] - np.log(np.exp(s).sum())
+            grad = grad - (x[g] - p @ x)
+        return total, grad
+
+    w0 = np.zeros(len(zh_model.FEATURES))
+    r = minimize(loss, w0, jac=True, method="L-BFGS-B")
+    return {k: round(float(v), 4) for k, v in zip(zh_model.FEATURES, r.x)}
+
+
+def accuracy(data, w: dict) -> float:
+    v = np.array([w[k] for k in zh_model.FEATURES])
+    return sum(int(np.argmax(x @ v) == g) for x, g in data) / max(1, len(data))
+
+
+def fitted() -> tuple[dict[str, float], int]:
+    text = read_novel(WP2021 / "wp2021_train.txt")
+    labels = load_labels(WP2021 / "label_wp2021_train.txt")[:DESIGN]
+    cast = discover_cast(text, "zh", by_lines=False)
+    att, res, form = state(text, cast)
+    w = fit(samples(att, res, form, labels, None))
+    for _ in range(ROUNDS):  # refit on the history the weights before gave
+        data = samples(att, res, form, labels, w)
+        w = fit(data)
+    print(f"{len(data)} samples, in-sample top-1 {accuracy(data, w):.3f}")
+    return w, len(data)
+
+
+def table(w: dict[str, float], n: int) -> str:
+    return json.dumps({"about": "weights of the Chinese turn model (attribution/zh_model.py), a conditional logit over "
+                                "the scene's cast members fitted on %d design cues of 平凡的世界 (wp2021, the first %d); "
+                                "written by benchmarks/zh_model_fit.py" % (n, DESIGN),
+                       "weights": w}, ensure_ascii=False, indent=1) + "\n"
+
+
+def main() -> None:
+    w, n = fitted()
+    for k, v in w.items():
+        print(f"  {k:12s} {v:+.3f}")
+    if "--check" in sys.argv:
+        same = zh_model.TABLE.exists() and zh_model.TABLE.read_text(encoding="utf-8") == table(w, n)
+        print("the table holds these weights" if same else "the table differs: run without --check")
+        sys.exit(0 if same else 1)
+    zh_model.TABLE.write_text(table(w, n), encoding="utf-8")
+    zh_model.weights.cache_clear()
+    print(f"wrote {zh_model.TABLE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

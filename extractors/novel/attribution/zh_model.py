@@ -1,0 +1,195 @@
+"""The quotations of a Chinese novel that no tag decides, by a conditional logit over the cast members of the
+scene: who spoke the turns before, who was spoken to or named, who opens the narration around it, what a pronoun
+tag's gender allows, and the exchange rules' own guesses. The weights are `data/zh_model.json`, fitted on the
+design cues of 平凡的世界 by `benchmarks/zh_model_fit.py`; without that file this stage does nothing. Features and
+fitting: docs/novel.md, "Chinese attribution"."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from extractors.text import ZH_FULL_STOPS
+
+from ..cast.zh.tags import post_tag_clause
+
+TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_model.json"
+RULE = "zh-model"
+_BACK = 6  # how many quotations back the history reaches
+_GAP = 3  # ... and within how many paragraphs
+_ANCHOR = 0.8  # a tag's guess this sure is history even when held
+_SURE = 0.5  # a model guess this sure is history in the second pass
+FEATURES = ("prev1", "prev1_same", "prev2", "abab", "prev3", "recent", "to_prev", "voc_prev", "voc_own",
+            "lead", "narr_own", "narr_after", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
+            "pron_none", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
+
+
+@lru_cache(maxsize=1)
+def weights() -> dict[str, float]:
+    """feature -> weight as the fitting script wrote them (empty when the table is absent)."""
+    if not TABLE.exists():
+        return {}
+    return {k: float(v) for k, v in json.loads(TABLE.read_text(encoding="utf-8"))["weights"].items()}
+
+
+def eligible(att, res: list, j: int) -> bool:
+    """Whether quote j is left to the model: no speaker at the hold, and either a pronoun tag, a turn rule's
+    guess, or no tag at all (no lead-in ending in a colon or comma, no tag after it): a tag that named nobody on
+    purpose (`问左右，答曰：`, `只听有人笑声，说：`, `上面写着：`) is not second-guessed."""
+    a = res[j]
+    if a.speaker and (a.confidence or 0) >= att.min_confidence - 1e-9:
+        return False
+    if a.pron_tag:
+        return True
+    if a.rule and not a.rule.startswith("zh-goes-on") and a.evidence != "turn-taking":
+        return False
+    q, t = att.quotes[j], att.text
+    ps, pe = att.paras[q.para]
+    before = [att.quotes[k].outer[-1][1] for k in att.by_para.get(q.para, []) if att.quotes[k].outer[-1][1] <= q.outer[0][0]]
+    lead = t[max([ps, *before]):q.outer[0][0]].rstrip()
+    return not lead.endswith(("：", ":", "，", ",")) and post_tag_clause(t, q.outer[-1][1], pe) is None
+
+
+def history(att, res: list, extra: dict[int, str] | None = None) -> list[str | None]:
+    """The speaker each quotation is known to have, for the features of the ones after it: an emitted guess, a
+    tag's guess of at least `_ANCHOR`, or (second pass) a sure model guess."""
+    out = []
+    for j, a in enumerate(res):
+        c = a.confidence or 0
+        if a.speaker in att.index.characters and (c >= att.min_confidence - 1e-9
+                                                  or c >= _ANCHOR and a.evidence != "turn-taking"):
+            out.append(a.speaker)
+        else:
+            out.append((extra or {}).get(j))
+    return out
+
+
+def _opening(att, s: int, e: int) -> str | None:
+    """The cast member opening the last sentence of text[s:e], or None."""
+    t = att.text
+    k = e
+    while k > s and t[k - 1] in ZH_FULL_STOPS + " \n\t\u3000，：":
+        k -= 1
+    while k > s and t[k - 1] not in ZH_FULL_STOPS + "\n":
+        k -= 1
+    ms = att.index.mentions(t, k, min(e, k + 12))
+    return ms[0].cid if ms and ms[0].start - k <= 2 else None
+
+
+def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> dict[str, dict[str, float]]:
+    """cast id -> feature values, for the members of quote j's scene."""
+    q, a = att.quotes[j], res[j]
+    p, t = q.para, att.text
+    ch = att.para_ch[p]
+    prev = []  # (k, speaker, same paragraph) of the quotations before, nearest first
+    for k in range(j - 1, max(-1, j - 1 - _BACK), -1):
+        qk = att.quotes[k]
+        if att.para_ch[qk.para] != ch or qk.paras[-1] < p - _GAP - len(prev):
+            break
+        prev.append((k, hist[k], qk.paras[-1] == p))
+    ps, pe = att.paras[p]
+    own_before = [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]]
+    own_after = [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]]
+    lead = _opening(att, ps, q.outer[0][0]) if t[ps:q.outer[0][0]].strip() else None
+    beat = narr_prev = None
+    if p and att.para_ch[p - 1] == ch:
+        narr_prev = {m.cid for m in att.narr_mentions.get(p - 1, [])}
+        if not att.by_para.get(p - 1):
+            beat = _opening(att, *att.paras[p - 1])
+    last_narr = None  # the last member the narration names before the quotation, back to `_GAP` paragraphs
+    for k in range(p, max(-1, p - _GAP - 1), -1):
+        if att.para_ch[k] != ch:
+            break
+        ms = [m for m in att.narr_mentions.get(k, []) if k < p or m.start < q.outer[0][0]]
+        if ms:
+            last_narr = ms[-1].cid
+            break
+    guess = a.speaker or (a.held or (None,))[0]
+    cands: set[str] = {s for _, s, _ in prev if s}
+    if prev:
+        cands |= set(res[prev[0][0]].addressees) | set(res[prev[0][0]].vocatives)
+    cands |= set(own_before) | set(own_after) | (narr_prev or set())
+    if beat:
+        cands.add(beat)
+    if guess:
+        cands.add(guess)
+    cands = {c for c in cands if c in att.index.characters}
+    gender = att.index.gender
+    recent = [s for _, s, _ in prev]
+    out = {}
+    for c in cands:
+        f = dict.fromkeys(FEATURES, 0.0)
+        if prev and prev[0][1] == c:
+            f["prev1_same" if prev[0][2] else "prev1"] = 1.0
+        f["prev2"] = float(len(prev) > 1 and prev[1][1] == c)
+        f["abab"] = float(f["prev2"] and prev[0][1] not in (None, c))  # X (c), Y, X: then Y
+        f["prev3"] = float(len(prev) > 2 and prev[2][1] == c)
+        f["recent"] = recent.count(c) / _BACK
+        if prev:
+            f["to_prev"] = float(c in res[prev[0][0]].addressees)
+            f["voc_prev"] = float(c in res[prev[0][0]].vocatives)
+        f["voc_own"] = float(c in a.vocatives)
+        f["lead"] = float(lead == c)
+        f["narr_own"] = float(c in own_before)
+        f["narr_after"] = float(c in own_after)
+        f["beat"] = float(beat == c)
+        f["last_narr"] = float(last_narr == c)
+        f["mentions"] = math.log1p(getattr(att.index.characters[c], "mentions", 0) or 0) / 5
+        f["narr_prev"] = float(bool(narr_prev) and c in narr_prev)
+        if a.pron_tag and a.want_gender:
+            g = gender.get(c)
+            f["pron_match" if g == a.want_gender else "pron_clash" if g else "pron_none"] = 1.0
+        if guess == c:
+            f["rule_guess"] = 1.0
+            f["rule_conf"] = a.confidence or (a.held or (None, 0.0))[1] or 0.0
+        out[c] = f
+    return out
+
+
+def posterior(feats: dict[str, dict[str, float]], w: dict[str, float]) -> dict[str, float]:
+    """Softmax of the candidates' scores beside the score of nobody among them (`none`, whose mass is left out):
+    a scene whose speaker the candidates miss keeps every candidate's probability low."""
+    if not feats:
+        return {}
+    score = {c: sum(w.get(k, 0.0) * v for k, v in f.items()) for c, f in feats.items()}
+    top = max(max(score.values()), w.get("none", 0.0))
+    z = sum(math.exp(s - top) for s in score.values()) + math.exp(w.get("none", 0.0) - top)
+    return {c: math.exp(s - top) / z for c, s in score.items()}
+
+
+def guesses(att, res: list, w: dict[str, float], passes: int = 1) -> dict[int, tuple[str, float]]:
+    """quote -> (member, probability) for every eligible quotation with a candidate; each pass after the first
+    reads the guesses of the pass before that reach `_SURE` as history."""
+    todo = [j for j in range(len(res)) if eligible(att, res, j)]
+    extra: dict[int, str] = {}
+    best: dict[int, tuple[str, float]] = {}
+    for _ in range(passes):
+        hist = history(att, res, extra)
+        best = {}
+        for j in todo:
+            post = posterior(candidates_and_features(att, res, j, hist), w)
+            if post:
+                c = max(post, key=post.get)
+                best[j] = (c, post[c])
+        extra = {j: c for j, (c, pr) in best.items() if pr >= _SURE}
+    return best
+
+
+PASSES = 2
+
+
+def decode(att, res: list) -> None:
+    """Give each eligible quotation its most probable member, with that probability as confidence (the hold
+    decides what is emitted), after `PASSES` passes."""
+    w = weights()
+    if not w:
+        return
+    for j, (c, pr) in guesses(att, res, w, PASSES).items():
+        a = res[j]
+        if c in a.vocatives:
+            continue
+        if a.speaker and (a.confidence or 0) >= pr:
+            continue  # the rule's own guess is surer (both below the hold)
+        a.speaker, a.confidence, a.evidence, a.rule = c, round(pr, 4), "turn-taking", RULE

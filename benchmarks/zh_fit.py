@@ -3,7 +3,8 @@
 
 Run: `python benchmarks/zh_fit.py`. On the design part of the 平凡的世界 cues (the first `zh_modern.DESIGN`; the rest
 stay held out), with the cast discovered, each rule's confidence is its precision among the cues it guesses
-(held guesses included), smoothed as (right + 1) / (given + 2). A rule builds on the guesses emitted before it
+(held guesses included), smoothed as (right + 1) / (given + 2), measured without the turn model (`zh_model.py`,
+fitted afterwards on these rules by `benchmarks/zh_model_fit.py`). A rule builds on the guesses emitted before it
 (`zh-alternate` goes on from an emitted turn), so the fit is repeated until no confidence moves by more than
 0.005 (at most `ROUNDS` times), each round reading the table the one before wrote.
 """
@@ -14,12 +15,13 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from unittest.mock import patch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.zh_modern import DESIGN, WP2021  # noqa: E402
-from extractors.novel.attribution import zh_modern  # noqa: E402
+from extractors.novel.attribution import zh_model, zh_modern  # noqa: E402
 from extractors.novel.analysis import analyse  # noqa: E402
 from extractors.novel.cast.discover import discover_cast  # noqa: E402
 from extractors.novel.evaluation.cue_labels import align, load_labels  # noqa: E402
@@ -32,7 +34,8 @@ def measure(text: str, labels: list[dict], cast: list) -> tuple[Counter, Counter
     """(given, right) per exchange rule over the labelled cues, held guesses included."""
     chars = [m.to_character("wp2021", "zh") for m in cast]
     form = {f: c.id for m, c in zip(cast, chars) for f in [m.name, *m.aliases]}
-    *_, quotes, attrs = analyse(text, chars, "zh")
+    with patch.object(zh_model, "decode", lambda att, res: None):  # the rules alone: the turn model is fitted on them
+        *_, quotes, attrs = analyse(text, chars, "zh")
     by_open = {q.outer[0][0]: a for q, a in zip(quotes, attrs)}
     given, right = Counter(), Counter()
     for d, off in align(text, labels):

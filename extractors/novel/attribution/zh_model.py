@@ -22,6 +22,7 @@ _GAP = 3  # ... and within how many paragraphs
 _ANCHOR = 0.8  # a tag's guess this sure is history even when held
 _SURE = 0.5  # a model guess this sure is history in the second pass
 FEATURES = ("prev1", "prev1_same", "prev2", "abab", "prev3", "recent", "to_prev", "voc_prev", "voc_own",
+            "next1", "next2", "to_next", "voc_next",
             "lead", "narr_own", "narr_after", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
             "pron_none", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
 
@@ -89,6 +90,13 @@ def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> d
         if att.para_ch[qk.para] != ch or qk.paras[-1] < p - _GAP - len(prev):
             break
         prev.append((k, hist[k], qk.paras[-1] == p))
+    nxt = []  # (k, speaker) of the two quotations after, in the paragraphs right after
+    for k in range(j + 1, min(len(att.quotes), j + 3)):
+        qk = att.quotes[k]
+        if att.para_ch[qk.para] != ch or qk.para > (att.quotes[nxt[-1][0]].paras[-1] if nxt else q.paras[-1]) + 1 \
+                or qk.para == q.para:
+            break
+        nxt.append((k, hist[k]))
     ps, pe = att.paras[p]
     own_before = [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]]
     own_after = [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]]
@@ -110,6 +118,8 @@ def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> d
     cands: set[str] = {s for _, s, _ in prev if s}
     if prev:
         cands |= set(res[prev[0][0]].addressees) | set(res[prev[0][0]].vocatives)
+    if nxt:
+        cands |= {s for _, s in nxt if s} | set(res[nxt[0][0]].addressees) | set(res[nxt[0][0]].vocatives)
     cands |= set(own_before) | set(own_after) | (narr_prev or set())
     if beat:
         cands.add(beat)
@@ -131,6 +141,11 @@ def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> d
             f["to_prev"] = float(c in res[prev[0][0]].addressees)
             f["voc_prev"] = float(c in res[prev[0][0]].vocatives)
         f["voc_own"] = float(c in a.vocatives)
+        if nxt:
+            f["next1"] = float(nxt[0][1] == c)
+            f["next2"] = float(len(nxt) > 1 and nxt[1][1] == c)
+            f["to_next"] = float(c in res[nxt[0][0]].addressees)  # `X对c说` next: c spoke before
+            f["voc_next"] = float(c in res[nxt[0][0]].vocatives)
         f["lead"] = float(lead == c)
         f["narr_own"] = float(c in own_before)
         f["narr_after"] = float(c in own_after)

@@ -297,6 +297,10 @@ def speaks_directly(clause: str, subj: str) -> bool:
     return bool(rest) and rest[-1] in _SPEECH and all(c in _MANNER or c in _SPEECH for c in rest)
 
 
+# what stands before `子` in a word for a person (`儿子`, `妻子`, `婆子`, `小子`, `汉子`, `公子`, `瞎子`, `伙子`)
+_PERSON_ZI = set("儿兒孩妻娘婆小汉漢老公太弟女男君夫瞎疯瘋胖傻厨廚骗騙舅嫂婶嬸侄姪孙孫妮崽伙夥贩販探浪戏戲庄莊孔孟荀墨")
+
+
 def person_like(subj: str) -> bool:
     """Whether a subject that is no cast member reads as a person: a group, a word ending in a
     person morpheme (`小厮`, `那僧`), a name by jieba (`nr`), or a surname and one or two characters
@@ -306,6 +310,8 @@ def person_like(subj: str) -> bool:
     tags = pos_tags(subj)
     if any(f[:1] == "v" for _, f in tags[1:]):
         return False  # `静引诸子`: a verb inside
+    if subj[-1] == "子" and len(subj) >= 2 and subj[-2] not in _PERSON_ZI:
+        return False  # `车子`, `下子`, `土台子`: a thing's noun suffix (not `儿子`, `婆子`, `小伙子`)
     if subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj):
         return True
     if len(tags) == 1 and tags[0][1].startswith("nr") or len(tags) == 2 and tags[1][1].startswith("nr") and len(tags[1][0]) >= 2:

@@ -8,7 +8,7 @@ import re
 from extractors.text import ZH_FULL_STOPS
 
 from ..cast.zh.lexicon import _SURNAMES, plain_surname, pos_tags
-from ..cast.zh.tags import _SPEECH, _TRANSPARENT, CLAUSE_MARK
+from ..cast.zh.tags import _PERSON_END, _SPEECH, _TRANSPARENT, CLAUSE_MARK
 
 _TOWARD = re.compile(r"[对對向给給朝跟冲衝问問和与與同叫找]")
 _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
@@ -105,4 +105,6 @@ def _title_then_name(first: str, second: str) -> bool:
     title = not pos_tags(first)[0][1].startswith("nr") or not plain_surname(first[0])
     if second[0] == second[1:2]:
         return False  # `玄德徐徐曰`: a doubled character is a manner (slowly), whatever jieba tags it
+    if second[-1] in _PERSON_END and second[0] not in _SURNAMES:
+        return False  # `玉厚老汉`: a name, then the role it is called by (`老汉`, an old man), not a title and a name
     return title and (pos_tags(second)[0] == (second, "nr") or 2 <= len(second) <= 3 and second[0] in _SURNAMES)

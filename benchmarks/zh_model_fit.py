@@ -28,7 +28,7 @@ from extractors.novel.cast.discover import discover_cast  # noqa: E402
 from extractors.novel.evaluation.cue_labels import align, load_labels  # noqa: E402
 from extractors.novel.extract import read_novel  # noqa: E402
 
-L2 = 1.0
+L2 = 0.3  # chosen by 5-fold cross-validation on the design cues (0.03, 0.1, 0.3, 1.0): the surest model guesses
 ROUNDS = 2
 
 

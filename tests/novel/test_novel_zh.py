@@ -230,9 +230,11 @@ def test_modern_tags_after_the_quotation():
     cast = discover_cast(text, "zh")
     assert {"张伟", "李娜", "王建国"} <= {m.name for m in cast}, [m.name for m in cast]
     chars = [m.to_character("t", "zh") for m in cast]
-    got = [s for s, _ in _speakers(text, chars)]
-    assert got[:10] == ["李娜", "张伟", "张伟", "李娜", "李娜", "王建国", "张伟", "王建国", None, None], got
-    assert got[10] != "刘焉", got
+    got = _speakers(text, chars)
+    assert [s for s, _ in got[:8]] == ["李娜", "张伟", "张伟", "李娜", "李娜", "王建国", "张伟", "王建国"], got
+    assert got[8][1] != "宝玉" and got[9][1] != "李嬷嬷" and got[10][0] != "刘焉", got  # no tag names them
+    _, _, _, _, attrs = analyse(text, chars, "zh", 0.0)
+    assert not any((a.rule or "").startswith("zh-post") for a in attrs[8:]), [a.rule for a in attrs]
 
 
 def test_two_person_exchange_by_alternation_is_held_by_default():

@@ -127,6 +127,13 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
         return None  # 我 (no narrator in the cast) / 你 / 其
     kin = subj[0] in "他她其" and len(subj) > 1  # `他女儿笑道`
     core = subj[1:] if kin else subj
+    if kin and subj[0] in "他她" and (not person_like(core) or pos_tags(core)[0][1].startswith("v")):
+        # `他抗议说`, `她央求丈夫说`: the pronoun and its verb, not `他女儿`
+        return "pronoun", Attribution(want_gender=PRONOUNS[subj[0]], pron_tag=True, surface=subj[0], rule="zh-pronoun")
+    if _manner(t, p, core):
+        return None  # `权威地说`, `支支吾吾说`: how it is said, not who says it
+    if len(core) == 3 and core[-1] in _ADVERB_END and plain_surname(core[0]):
+        core = core[:2]  # `石钟才对苗凯说`: a two-character name and the adverb `才` (then)
     if kin and is_group(core):
         return None  # `其人曰`: someone the text has not named
     cid = _lookup(st, core)
@@ -150,6 +157,16 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
     if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):
         return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back
     return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)
+
+
+_ADVERB_END = "才就也又便却還还都正刚剛只已"
+
+
+def _manner(t: str, p: int, core: str) -> bool:
+    """Whether the would-be subject is a manner: followed by `地` (`权威地说`), or a doubled word (`支支吾吾`)."""
+    k = t.find(core, p)
+    return (k >= 0 and t[k + len(core):k + len(core) + 1] == "地") or \
+        (len(core) == 4 and core[0] == core[1] and core[2] == core[3])
 
 
 def _tag(st: Attributor, s: int, e: int) -> Attribution | None:

@@ -143,7 +143,7 @@ def pronoun_back(att, i: int, gender: str | None, res: list) -> tuple[str, str] 
     the pronoun's gender (where the cast member's is known) in the `_BACK_PARAS` paragraphs before, as a clause
     opening in the narration or as the speaker a name tag gave a quotation there."""
     q = att.quotes[i]
-    t, best = att.text, None
+    best = None
     for p in range(max(0, q.para - _BACK_PARAS), q.para):
         if att.para_ch[p] != att.para_ch[q.para]:
             continue

@@ -96,8 +96,9 @@ _TAG_EN = re.compile(r"^[\s,;:—–-]*(?:and\s+)?(?:" + _V + _ADV + r"\s+(?P<s1
 # it opens with one: `cried Alice again, for this time …`, `Alice went on, half to herself, …`
 _TAG_OPENS_EN = re.compile(r"^[\s,;:—–-]*(?:and\s+)?(?:" + _V + r"|" + _SUBJ + _ADV + r"\s+" + _V + r")")
 _ZH_VERB = r"(?:曰|道|云|说|说道|问|问道|答|答道|叫|叫道|喝|喝道|言|骂|叹|笑道|应|对)"
-# `玄德曰：`, `张飞大叫曰：`: a short cue, a name and a speech verb before a quotation
-_TAG_ZH = re.compile(r"^[^\s，。！？；：,.!?;:「」“”]{1,10}?" + _ZH_VERB + r"[：:，,]?\s*$")
+# `玄德曰：`, `张飞大叫曰：`: a short cue, a name and a speech verb before a quotation; `少平说。`: after one (a tag that
+# text set one sentence a line puts in the paragraph after its quotation)
+_TAG_ZH = re.compile(r"^[^\s，。！？；：,.!?;:「」“”]{1,10}?" + _ZH_VERB + r"[：:，,。．]?\s*$")
 _CUE_END = re.compile(r"(?:[:：,，;；—–]|--|(?<![.!?])-|" + _ZH_VERB + r"[：:，,；;]?)[\s\"'”’]*$")
 _SENTENCE_END = re.compile(r"[.!?。！？…]+[\"'”’」』)\]]*(?=\s|$)|[。！？…]+[”’」』]*")
 _FRAGMENT_START = re.compile(r"^\s*(?:[a-z]|[,;:.)\]—–\-，。；：、！？）」』”’])")
@@ -116,7 +117,7 @@ def tag_subject(text: str) -> str | None:
     if m:
         return m.group("s1") or m.group("s2")
     m = _TAG_ZH.match(t)
-    return re.sub(_ZH_VERB + r"[：:，,]?\s*$", "", t) if m else None
+    return re.sub(_ZH_VERB + r"[：:，,。．]?\s*$", "", t) if m else None
 
 
 def opens_with_tag(text: str) -> bool:

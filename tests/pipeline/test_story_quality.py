@@ -161,6 +161,10 @@ def test_tidy_drops_bare_tags_cut_cues_and_the_tail_of_an_unseen_quotation():
         == ["刘备:「我为天子。」", "旁白:军士簇拥卢植去了。"]
     assert _tidied([_line(0, "narration", "玄德曰："), _line(1, "dialogue", "此天佑我也！", "liubei", "玄德")]) \
         == ["刘备:「此天佑我也！」"]
+    # a tag set in the paragraph after its quotation (`少平说。`): the label says it, and no story opens on it
+    assert _tidied([_line(0, "dialogue", "润叶姐给的……", "liubei", "玄德"), _line(1, "narration", "玄德说。"),
+                    _line(2, "narration", "十几斤白面，可不是一个小数字啊！")]) == ["刘备:「润叶姐给的……」", "旁白:十几斤白面，可不是一个小数字啊！"]
+    assert is_speech_tag("少安惊奇地问。") and not is_speech_tag("十几斤白面，可不是一个小数字啊！")
     # a tag whose line nobody is given is all a reader has of who speaks
     assert _tidied([_line(0, "dialogue", "Who?"), _line(1, "action", "said the Hatter."),
                     _line(2, "dialogue", "Me.", "alice", "Alice")])[1] == "旁白:said the Hatter."

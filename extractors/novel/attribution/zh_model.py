@@ -207,4 +207,6 @@ def decode(att, res: list) -> None:
             continue
         if a.speaker and (a.confidence or 0) >= pr:
             continue  # the rule's own guess is surer (both below the hold)
-        a.speaker, a.confidence, a.evidence, a.rule = c, round(pr, 4), "turn-taking", RULE
+        # a pronoun tag the model resolves is still a tag (as the pronoun rules' guesses are); the rest are turns
+        a.speaker, a.confidence, a.rule = c, round(pr, 4), RULE
+        a.evidence = "explicit-verb" if a.pron_tag else "turn-taking"

@@ -440,3 +440,25 @@ def test_keep_rule_agree_keeps_only_the_models_answers_that_name_the_rules_held_
     assert kept["agree"] and set(kept["agree"].items()) < set(kept["all"].items())
     assert all(guess[i] == who for i, who in kept["agree"].items())
     assert any(guess[i] != who for i, who in kept["all"].items())
+
+
+def test_a_closed_but_broken_answer_fake_llm_is_mended_once_the_retries_are_spent(book, tmp_path):
+    """A small model writes a quotation's own marks into a JSON string unescaped, the same at every try: once the
+    retries are spent, the rows json-repair can read are used rather than failing the book, the answer is
+    cached, and a rerun asks nothing."""
+    text, gold, chars = book
+    lines = build_lines(text, gold)
+    full = kor_answer(text, gold)
+    k = full.index('"dialogue": "') + len('"dialogue": "')
+    broken = full[:k] + 'He said "no" and ' + full[k:]  # closed `</json>`, invalid JSON inside
+    model = FakeListChatModel(responses=[broken] * 3)
+    metrics = tmp_path / "m.json"
+    out = llm_attribute(lines, text, chars, model, tmp_path / "c", metrics_path=metrics, max_retries=2)
+    m = json.loads(metrics.read_text())
+    assert m["calls"] == 3 and m["retries_malformed"] == 2 and m["answers_mended"] == 1
+    filled = [ln for ln in out if ln.kind == "dialogue" and ln.evidence == "llm"]
+    speakers = {q["id"]: slug(q["speaker"]) for q in gold}
+    assert len(filled) >= len(gold) // 2 and all(ln.speaker == speakers[ln.extra["gold"]] for ln in filled)
+    again = FakeListChatModel(responses=["not asked: the mended answer is cached"])
+    llm_attribute(lines, text, chars, again, tmp_path / "c", metrics_path=metrics)
+    assert json.loads(metrics.read_text())["calls"] == 0

@@ -58,9 +58,9 @@ def call_within(fn, timeout: float | None):
 class Malformed(Exception):
     """The answer did not parse or validate; `raw` is what came back."""
 
-    def __init__(self, reason: str, raw: str):
+    def __init__(self, reason: str, raw: str, tokens: tuple[int, int, bool] = (0, 0, False)):
         super().__init__(reason)
-        self.raw = raw
+        self.raw, self.tokens = raw, tokens  # (in, out, whether the endpoint reported them)
 
 
 def model_name(llm) -> str:
@@ -136,12 +136,13 @@ class ChunkAsker:
         rows = [m.model_dump() for m in (result["validated_data"] or [])]
         return rows, None
 
-    def mend(self, raw: str, reason: str) -> tuple[list[dict] | None, str | None]:
+    def mend(self, raw: str, reason: str, last_resort: bool = False) -> tuple[list[dict] | None, str | None]:
         """The rows an answer cut off by max_tokens finished (`<json>` opened, never closed: a small model lists
         every narration row and runs out), read with json-repair and checked by the schema's validator; its last,
         unfinished row is dropped. Asking again would give the same answer at temperature 0. Any other malformed
-        answer stays (None, reason): it is asked again."""
-        if "<json>" not in raw or "</json>" in raw or self.parser.validator is None:
+        answer stays (None, reason): it is asked again; `last_resort` (the retries are spent) mends a closed block
+        too (a quotation's own marks left unescaped inside a string), rather than failing the book."""
+        if "<json>" not in raw or "</json>" in raw and not last_resort or self.parser.validator is None:
             return None, reason
         from json_repair import repair_json
 
@@ -166,8 +167,10 @@ class ChunkAsker:
         pv = self.prompt.format_prompt(text=rendered)
         key = cache_key(self.model, pv.to_string(), rendered)
         entry = self.cache.get(key)
-        if entry is not None:
+        if entry is not None:  # an answer once accepted (a closed block mended as the last resort included)
             rows, err = self.parse(entry["raw"])
+            if err is not None:
+                rows, err = self.mend(entry["raw"], err, last_resort=True)
             if err is None:
                 self.metrics.add(cache_hits=1)
                 return rows
@@ -178,6 +181,13 @@ class ChunkAsker:
         )
         try:
             return retrying(self._attempt, key, pv.to_messages())
+        except Malformed as e:
+            rows, _ = self.mend(e.raw, str(e), last_resort=True)
+            if rows is None:
+                raise self._error(chunk, e, tries) from None
+            tin, tout, reported = e.tokens
+            self.cache.put(key, model=self.model, raw=e.raw, tokens_in=tin, tokens_out=tout, usage_reported=reported)
+            return rows
         except Exception as e:
             raise self._error(chunk, e, tries) from None
 
@@ -193,7 +203,7 @@ class ChunkAsker:
             raise
         self.metrics.add(calls=1, tokens_in=tin, tokens_out=tout, tokens_estimated=0 if reported else 1)
         if err is not None:
-            raise Malformed(err, raw)
+            raise Malformed(err, raw, (tin, tout, reported))
         return rows
 
     def _receive(self, key: str, messages: list):

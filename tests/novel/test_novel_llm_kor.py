@@ -462,3 +462,22 @@ def test_a_closed_but_broken_answer_fake_llm_is_mended_once_the_retries_are_spen
     again = FakeListChatModel(responses=["not asked: the mended answer is cached"])
     llm_attribute(lines, text, chars, again, tmp_path / "c", metrics_path=metrics)
     assert json.loads(metrics.read_text())["calls"] == 0
+
+
+def test_one_chunk_whose_answer_stays_unusable_fake_llm_is_skipped_not_the_book(book, tmp_path, capsys):
+    """The first chunk's answer is garbage at every try; the other chunks' answers are used, the first chunk's
+    quotations stay as the rules left them, and the skip is counted and said on stderr."""
+    text, gold, chars = book
+    lines = build_lines(text, gold)
+    full = kor_answer(text, gold)
+    model = GenericFakeChatModel(messages=iter([AIMessage(content="I cannot do that.")] * 3
+                                               + [AIMessage(content=full)] * 20))
+    metrics = tmp_path / "m.json"
+    out = llm_attribute(lines, text, chars, model, tmp_path / "c", metrics_path=metrics, max_retries=2,
+                        chunk_tokens=400, concurrency=1)
+    m = json.loads(metrics.read_text())
+    assert m["chunks_sent"] >= 2 and m["chunks_skipped"] == 1 and m["retries_malformed"] == 2
+    assert 0 < m["quotes_filled"] < m["quotes_unresolved"]
+    speakers = {q["id"]: slug(q["speaker"]) for q in gold}
+    assert all(ln.speaker == speakers[ln.extra["gold"]] for ln in out if ln.kind == "dialogue" and ln.evidence == "llm")
+    assert "LLM chunk 1 " in capsys.readouterr().err

@@ -72,6 +72,10 @@ def model_name(llm) -> str:
     return type(llm).__name__
 
 
+class UnusableAnswer(InputError):
+    """A chunk's answer stayed malformed after every retry (the model does not follow the format there)."""
+
+
 @dataclass
 class Metrics:
     calls: int = 0
@@ -89,6 +93,7 @@ class Metrics:
     retries_malformed: int = 0
     retries_transient: int = 0
     answers_mended: int = 0  # answers cut off by max_tokens, their finished rows read with json-repair
+    chunks_skipped: int = 0  # chunks whose answer stayed unusable: their quotations left to the rules
 
     def __post_init__(self):
         self._lock = threading.Lock()
@@ -244,8 +249,8 @@ class ChunkAsker:
             return e
         where = f"LLM chunk {chunk.number + 1} (characters {chunk.start}-{chunk.end})"
         if isinstance(e, Malformed):
-            return InputError(f"{where}: malformed LLM answer after {tries['malformed'] + 1} attempts ({e}); "
-                              f"answer began {e.raw[:60]!r}", self.source)
+            return UnusableAnswer(f"{where}: malformed LLM answer after {tries['malformed'] + 1} attempts ({e}); "
+                                  f"answer began {e.raw[:60]!r}", self.source)
         if isinstance(e, self.transient):
             return InputError(f"{where}: no answer from the LLM after {tries['transient'] + 1} attempts "
                               f"({type(e).__name__})", self.source)

@@ -16,7 +16,7 @@ from pathlib import Path
 from extractors.atomic import atomic_write_text
 from extractors.characters import AliasResolver, Character, normalize_name
 from extractors.records import Line
-from .ask import CallTimeout, ChunkAsker, Metrics, model_name  # noqa: F401  (re-exported)
+from .ask import CallTimeout, ChunkAsker, Metrics, UnusableAnswer, model_name  # noqa: F401  (re-exported)
 from .cache import AnswerCache
 from .chunks import Chunk, make_chunks, render_chunk
 from .match import match_rows
@@ -70,8 +70,8 @@ def llm_attribute(
     """Fill the speaker of unresolved dialogue lines with Kor + `llm` (see the module docstring).
 
     Returns a new list: lines the model attributed are copies with speaker/name/confidence/evidence
-    set; every other line is returned as given. Raises InputError naming the chunk when an answer
-    stays malformed or the model never answers.
+    set; every other line is returned as given. Raises InputError naming the chunk when the model never answers,
+    or when every chunk's answer stays malformed (one chunk's alone is skipped: `_run_all`).
     """
     if isinstance(characters, dict):
         characters = list(characters.values())
@@ -135,20 +135,31 @@ def _fill(lines: list[Line], todo: list[Chunk], answers: dict, resolver: AliasRe
 
 
 def _run_all(asker: ChunkAsker, todo: list[Chunk], rendered: dict, answers: dict, concurrency: int, progress: bool):
-    """Ask for every chunk in a thread pool; stop at the first InputError (cached answers stay)."""
+    """Ask for every chunk in a thread pool; stop at the first InputError (cached answers stay), except a chunk whose
+    answer stayed unusable: that chunk's quotations are left to the rules (`chunks_skipped`, a warning), unless every
+    chunk's was (then the model does not follow the format at all, and that is the error)."""
     from tqdm import tqdm
 
     bar = tqdm(total=len(todo), desc="LLM chunks", unit="chunk", leave=False,
                disable=not (progress and sys.stderr.isatty()))  # a log or a pipe gets no bar before an error
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="kor")
+    skipped: list[UnusableAnswer] = []
     try:
         futures = {pool.submit(asker.ask, c, rendered[c.number]): c for c in todo}
         pending = set(futures)
         while pending:
             done, pending = wait(pending, return_when=FIRST_EXCEPTION)
             for f in done:
-                answers[futures[f].number] = f.result()  # re-raises the chunk's InputError
+                try:
+                    answers[futures[f].number] = f.result()  # re-raises the chunk's InputError
+                except UnusableAnswer as e:
+                    skipped.append(e)
+                    answers[futures[f].number] = []
+                    asker.metrics.add(chunks_skipped=1)
+                    print(f"warning: {e}: its quotations are left to the rules", file=sys.stderr)
                 bar.update(1)
+        if skipped and len(skipped) == len(todo):
+            raise skipped[0]
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
         bar.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -79,34 +80,45 @@ def _opening(att, s: int, e: int) -> str | None:
     return ms[0].cid if ms and ms[0].start - k <= 2 else None
 
 
-def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> dict[str, dict[str, float]]:
-    """cast id -> feature values, for the members of quote j's scene."""
+@dataclass
+class _Scene:
+    """What the features of one quotation read: the turns around it and the narration of its paragraphs."""
+    prev: list    # (k, speaker, same paragraph) of the quotations before, nearest first
+    nxt: list     # (k, speaker) of the two quotations after, in the paragraphs right after
+    own_before: list[str]   # members the narration of its paragraph names before it
+    own_after: list[str]    # ... and after it
+    lead: str | None        # the member opening the last sentence before it in its paragraph
+    beat: str | None        # ... of the narration paragraph right before
+    narr_prev: set[str]     # members the paragraph before names
+    last_narr: str | None   # the last member the narration names before it, back to `_GAP` paragraphs
+    guess: str | None       # the rules' own guess (emitted or held)
+
+
+def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
+    """The scene of quote j, its turns' speakers read from `hist`."""
     q, a = att.quotes[j], res[j]
     p, t = q.para, att.text
     ch = att.para_ch[p]
-    prev = []  # (k, speaker, same paragraph) of the quotations before, nearest first
+    prev = []
     for k in range(j - 1, max(-1, j - 1 - _BACK), -1):
         qk = att.quotes[k]
         if att.para_ch[qk.para] != ch or qk.paras[-1] < p - _GAP - len(prev):
             break
         prev.append((k, hist[k], qk.paras[-1] == p))
-    nxt = []  # (k, speaker) of the two quotations after, in the paragraphs right after
+    nxt = []
     for k in range(j + 1, min(len(att.quotes), j + 3)):
         qk = att.quotes[k]
         if att.para_ch[qk.para] != ch or qk.para > (att.quotes[nxt[-1][0]].paras[-1] if nxt else q.paras[-1]) + 1 \
                 or qk.para == q.para:
             break
         nxt.append((k, hist[k]))
-    ps, pe = att.paras[p]
-    own_before = [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]]
-    own_after = [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]]
-    lead = _opening(att, ps, q.outer[0][0]) if t[ps:q.outer[0][0]].strip() else None
-    beat = narr_prev = None
+    ps = att.paras[p][0]
+    beat, narr_prev = None, set()
     if p and att.para_ch[p - 1] == ch:
         narr_prev = {m.cid for m in att.narr_mentions.get(p - 1, [])}
         if not att.by_para.get(p - 1):
             beat = _opening(att, *att.paras[p - 1])
-    last_narr = None  # the last member the narration names before the quotation, back to `_GAP` paragraphs
+    last_narr = None
     for k in range(p, max(-1, p - _GAP - 1), -1):
         if att.para_ch[k] != ch:
             break
@@ -114,53 +126,63 @@ def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> d
         if ms:
             last_narr = ms[-1].cid
             break
-    guess = a.speaker or (a.held or (None,))[0]
-    cands: set[str] = {s for _, s, _ in prev if s}
+    return _Scene(prev, nxt,
+                  [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]],
+                  [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]],
+                  _opening(att, ps, q.outer[0][0]) if t[ps:q.outer[0][0]].strip() else None,
+                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0])
+
+
+def _candidates(att, res: list, sc: _Scene) -> set[str]:
+    """The cast members of the scene: speakers around, those the turns next to it speak to or name, those the
+    narration names, the rules' guess."""
+    cands: set[str] = {s for _, s, _ in sc.prev if s} | {s for _, s in sc.nxt if s}
+    near = [turns[0][0] for turns in (sc.prev, sc.nxt) if turns]  # the turns right before and after
+    for k in near:
+        cands |= set(res[k].addressees) | set(res[k].vocatives)
+    cands |= set(sc.own_before) | set(sc.own_after) | sc.narr_prev | {sc.beat, sc.guess}
+    return {c for c in cands if c in att.index.characters}
+
+
+def _features(att, res: list, a, sc: _Scene, c: str) -> dict[str, float]:
+    """Feature values of member c as quote `a`'s speaker."""
+    prev, nxt = sc.prev, sc.nxt
+    f = dict.fromkeys(FEATURES, 0.0)
     if prev:
-        cands |= set(res[prev[0][0]].addressees) | set(res[prev[0][0]].vocatives)
-    if nxt:
-        cands |= {s for _, s in nxt if s} | set(res[nxt[0][0]].addressees) | set(res[nxt[0][0]].vocatives)
-    cands |= set(own_before) | set(own_after) | (narr_prev or set())
-    if beat:
-        cands.add(beat)
-    if guess:
-        cands.add(guess)
-    cands = {c for c in cands if c in att.index.characters}
-    gender = att.index.gender
-    recent = [s for _, s, _ in prev]
-    out = {}
-    for c in cands:
-        f = dict.fromkeys(FEATURES, 0.0)
-        if prev and prev[0][1] == c:
+        if prev[0][1] == c:
             f["prev1_same" if prev[0][2] else "prev1"] = 1.0
-        f["prev2"] = float(len(prev) > 1 and prev[1][1] == c)
-        f["abab"] = float(f["prev2"] and prev[0][1] not in (None, c))  # X (c), Y, X: then Y
-        f["prev3"] = float(len(prev) > 2 and prev[2][1] == c)
-        f["recent"] = recent.count(c) / _BACK
-        if prev:
-            f["to_prev"] = float(c in res[prev[0][0]].addressees)
-            f["voc_prev"] = float(c in res[prev[0][0]].vocatives)
-        f["voc_own"] = float(c in a.vocatives)
-        if nxt:
-            f["next1"] = float(nxt[0][1] == c)
-            f["next2"] = float(len(nxt) > 1 and nxt[1][1] == c)
-            f["to_next"] = float(c in res[nxt[0][0]].addressees)  # `X对c说` next: c spoke before
-            f["voc_next"] = float(c in res[nxt[0][0]].vocatives)
-        f["lead"] = float(lead == c)
-        f["narr_own"] = float(c in own_before)
-        f["narr_after"] = float(c in own_after)
-        f["beat"] = float(beat == c)
-        f["last_narr"] = float(last_narr == c)
-        f["mentions"] = math.log1p(getattr(att.index.characters[c], "mentions", 0) or 0) / 5
-        f["narr_prev"] = float(bool(narr_prev) and c in narr_prev)
-        if a.pron_tag and a.want_gender:
-            g = gender.get(c)
-            f["pron_match" if g == a.want_gender else "pron_clash" if g else "pron_none"] = 1.0
-        if guess == c:
-            f["rule_guess"] = 1.0
-            f["rule_conf"] = a.confidence or (a.held or (None, 0.0))[1] or 0.0
-        out[c] = f
-    return out
+        f["to_prev"] = float(c in res[prev[0][0]].addressees)
+        f["voc_prev"] = float(c in res[prev[0][0]].vocatives)
+    f["prev2"] = float(len(prev) > 1 and prev[1][1] == c)
+    f["abab"] = float(f["prev2"] and prev[0][1] not in (None, c))  # X (c), Y, X: then Y
+    f["prev3"] = float(len(prev) > 2 and prev[2][1] == c)
+    f["recent"] = [s for _, s, _ in prev].count(c) / _BACK
+    f["voc_own"] = float(c in a.vocatives)
+    if nxt:
+        f["next1"] = float(nxt[0][1] == c)
+        f["next2"] = float(len(nxt) > 1 and nxt[1][1] == c)
+        f["to_next"] = float(c in res[nxt[0][0]].addressees)  # `X对c说` next: c spoke before
+        f["voc_next"] = float(c in res[nxt[0][0]].vocatives)
+    f["lead"] = float(sc.lead == c)
+    f["narr_own"] = float(c in sc.own_before)
+    f["narr_after"] = float(c in sc.own_after)
+    f["beat"] = float(sc.beat == c)
+    f["last_narr"] = float(sc.last_narr == c)
+    f["mentions"] = math.log1p(getattr(att.index.characters[c], "mentions", 0) or 0) / 5
+    f["narr_prev"] = float(c in sc.narr_prev)
+    if a.pron_tag and a.want_gender:
+        g = att.index.gender.get(c)
+        f["pron_match" if g == a.want_gender else "pron_clash" if g else "pron_none"] = 1.0
+    if sc.guess == c:
+        f["rule_guess"] = 1.0
+        f["rule_conf"] = a.confidence or (a.held or (None, 0.0))[1] or 0.0
+    return f
+
+
+def candidates_and_features(att, res: list, j: int, hist: list[str | None]) -> dict[str, dict[str, float]]:
+    """cast id -> feature values, for the members of quote j's scene."""
+    sc = _scene(att, res, j, hist)
+    return {c: _features(att, res, res[j], sc, c) for c in _candidates(att, res, sc)}
 
 
 def posterior(feats: dict[str, dict[str, float]], w: dict[str, float]) -> dict[str, float]:

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from extractors.text import ZH_FULL_STOPS
 
 from ..cast.zh.tags import post_tag_clause
+from .zh_modern import last_sentence, opening_member
 
 TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_model.json"
 RULE = "zh-model"
@@ -70,14 +70,7 @@ def history(att, res: list, extra: dict[int, str] | None = None) -> list[str | N
 
 def _opening(att, s: int, e: int) -> str | None:
     """The cast member opening the last sentence of text[s:e], or None."""
-    t = att.text
-    k = e
-    while k > s and t[k - 1] in ZH_FULL_STOPS + " \n\t\u3000，：":
-        k -= 1
-    while k > s and t[k - 1] not in ZH_FULL_STOPS + "\n":
-        k -= 1
-    ms = att.index.mentions(t, k, min(e, k + 12))
-    return ms[0].cid if ms and ms[0].start - k <= 2 else None
+    return opening_member(att, last_sentence(att.text, s, e), e)
 
 
 @dataclass

@@ -46,7 +46,7 @@ def confidences() -> dict[str, float]:
     return {k: float(v) for k, v in json.loads(TABLE.read_text(encoding="utf-8"))["confidence"].items()}
 
 
-def _opening_member(att, s: int, e: int) -> str | None:
+def opening_member(att, s: int, e: int) -> str | None:
     """The cast member that opens text[s:e] (past an opener such as `这时`), or None."""
     p = strip_opener(att.text, s, e)
     ms = att.index.mentions(att.text, p, min(e, p + 8))
@@ -55,7 +55,7 @@ def _opening_member(att, s: int, e: int) -> str | None:
     return None
 
 
-def _last_sentence(t: str, s: int, e: int) -> int:
+def last_sentence(t: str, s: int, e: int) -> int:
     """Start of the last sentence of text[s:e] (after its last full stop but the one closing it)."""
     k = e
     while k > s and t[k - 1] in ZH_FULL_STOPS + " \n\t\u3000":
@@ -98,8 +98,8 @@ def modern_turns(att, res: list) -> None:
                         guess, rule = y, "zh-pronoun-turn"
                     break
         elif lead.strip():
-            k = _last_sentence(t, ps, q.outer[0][0])
-            guess, rule = _opening_member(att, k, q.outer[0][0]), "zh-lead"
+            k = last_sentence(t, ps, q.outer[0][0])
+            guess, rule = opening_member(att, k, q.outer[0][0]), "zh-lead"
         elif j and quotes[j - 1].paras[-1] == p - 1 and att.para_ch[p - 1] == att.para_ch[p]:
             i = j - 1
             x = known(i)
@@ -124,7 +124,7 @@ def modern_turns(att, res: list) -> None:
                             rule += "-two"  # the narration since the exchange began names nobody else
         elif p and not att.by_para.get(p - 1) and att.para_ch[p - 1] == att.para_ch[p]:
             s, e = att.paras[p - 1]
-            guess, rule = _opening_member(att, _last_sentence(t, s, e), e), "zh-beat"
+            guess, rule = opening_member(att, last_sentence(t, s, e), e), "zh-beat"
         if not guess or guess in a.vocatives:
             continue
         a.speaker, a.confidence, a.evidence, a.rule = guess, conf.get(rule, _HELD), "turn-taking", rule

@@ -61,6 +61,15 @@ def test_a_title_or_a_name_and_its_verb_is_no_full_name():
     assert set(name_forms(text)) == set()
 
 
+def test_two_character_full_names_standing_alone():
+    # `苗凯` opens clauses on its own: a name; `田主任` and `曹书记` are a surname and a title, `周瑞家的` a household
+    text = ("苗凯点点头。苗凯笑了。苗凯站起来。苗凯走了。苗凯回来了。" * 2 + "他看着苗凯。" * 4
+            + "田主任来了。田主任走了。" * 6 + "曹书记说：“好。”" * 6 + "周瑞家的笑了。" * 12)
+    forms = name_forms(text)
+    assert forms.get("苗凯") == "苗凯"
+    assert not {"田主", "曹书", "周瑞"} & set(forms)
+
+
 def test_post_tag_naming_the_one_asked():
     text = "“你还没吃饭哩？”润叶问她二爸。\n\n“刚开完会……”\n"
     k = post_tag_clause(text, text.index("”") + 1, len(text))
@@ -78,6 +87,9 @@ def test_a_clause_about_the_name_then_the_name_speaks():
     assert _speakers("大家都不说话。坐在炕上的金俊山也气势磅礴地说：“好。”\n", chars) == ["金俊山"]
     # the one spoken to, described the same way, is no speaker
     assert _speakers("大家都不说话。他对坐在炕上的金俊山说：“好。”\n", chars)[0] != "金俊山"
+    assert _speakers("大家都不说话。沉默了一会的金俊山问徐治功：“好吗？”\n", chars) == ["金俊山"]
+    # pointed at or looked at, the one after `的` is the object (`指了指旁边的兰花对司机说`)
+    assert _speakers("大家都不说话。他站起来，指了指旁边的金俊山对司机说：“好。”\n", chars)[0] != "金俊山"
 
 
 def test_wp2021_discovery_merges_given_and_full_names(wp2021):

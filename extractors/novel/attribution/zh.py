@@ -108,7 +108,7 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
             return got
     rel = next((m for m in ms if m.start > p + 1 and t[m.start - 1] == "的"), None)
     if rel and rel is ms[0] and rel.end < end and t[rel.end] not in "的之家等们們" and not _SENDS.search(t, p, rel.start) \
-            and not _TOWARD.search(t, p, rel.start):  # not `对身边的金俊山说`: the one spoken to
+            and not _TOWARD.search(t, p, rel.start) and not _ACTS_ON.search(t, p, rel.start):  # not `对身边的金俊山说`, `指了指旁边的兰花`
         got = _member_subject(st, rel.start, end, ms)  # `坐在炕上的金俊山也…说`: a clause about the name, then it
         if isinstance(got, tuple):
             return got
@@ -160,6 +160,7 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
 
 
 _ADVERB_END = "才就也又便却還还都正刚剛只已"
+_ACTS_ON = re.compile(r"(.)了\1|了一[眼下把]")  # `指了指`, `看了一眼`: what follows is the object, not a subject
 
 
 def _manner(t: str, p: int, core: str) -> bool:

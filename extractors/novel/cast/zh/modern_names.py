@@ -23,6 +23,11 @@ MIN_FULL_AMBIGUOUS = 20
 MIN_GIVEN = 3
 
 _FULL = re.compile("(?=([" + _SURNAMES + "][\u4e00-\u9fff]{2}))")
+_FULL2 = re.compile("(?=([" + _SURNAMES + "][\u4e00-\u9fff]))")
+# a two-character full name (`苗凯`, `金富`): written at least this often on its own, opening a clause at least this
+# share of those times (the subject of what follows); a surname and one character is often a word's start otherwise
+MIN_FULL2, FULL2_OPENS = 10, 0.2
+_OPENS = "，。！？；：\n“”「」"
 
 
 def name_forms(text: str) -> dict[str, str]:
@@ -48,6 +53,29 @@ def name_forms(text: str) -> dict[str, str]:
             continue  # `向前` (forward) in `李向前`: a common word wherever it stands alone
         if text.count(given) - counts[f] >= MIN_GIVEN:
             out[given] = f
+    for f in _two_character_names(text, set(full)):
+        out.setdefault(f, f)
+    return out
+
+
+def _two_character_names(text: str, full: set[str]) -> list[str]:
+    """Surname-and-one-character names (`苗凯`, `金富`) jieba reads as a person's name, counted where they stand
+    alone: not the start or the end of a three-character full name (`田润叶`, `郝红梅`), not a word's start
+    (`田主任`, `曹书记`: the second character makes a word with the next), not a household (`周瑞家的`: his wife)."""
+    counts = Counter(m.group(1) for m in _FULL2.finditer(text))
+    out = []
+    for f, n in counts.items():
+        if n < MIN_FULL2 or not plain_surname(f[0]) or f[-1] in "家氏的" or title_or_kin(f) \
+                or any(g.endswith(f) for g in full):
+            continue
+        tags = pos_tags(f)
+        if len(tags) != 1 or not (tags[0][1].startswith("nr") or tags[0][1] == "nz"):
+            continue  # `金黄`, `明白`: no one's name to jieba (`金富` is `nz`)
+        at = [m.start() for m in re.finditer(re.escape(f), text)]
+        at = [k for k in at if text[k:k + 3] not in full and not is_word(text[k + 1:k + 3]) and text[k + 2:k + 3] not in "家氏"]
+        opens = sum(k == 0 or text[k - 1] in _OPENS for k in at)
+        if len(at) >= MIN_FULL2 and opens >= FULL2_OPENS * len(at):
+            out.append(f)
     return out
 
 

@@ -70,6 +70,14 @@ def test_two_character_full_names_standing_alone():
     assert not {"田主", "曹书", "周瑞"} & set(forms)
 
 
+def test_a_flower_is_no_full_name_of_a_given_name():
+    # `兰花` (an orchid, and a woman's given name) speaks; `马兰花` is only a flower in this text
+    text = ("兰花说：“我去。”\n\n" * 3 + "她摘了一朵马兰花。那几丛马兰花真好看。\n\n“马兰花！”少平喊。\n\n"
+            + "少平对兰花说：“好。”\n\n" * 3)
+    names = {m.name: m.aliases for m in discover_cast(text, "zh", by_lines=False)}
+    assert "兰花" in names and "马兰花" not in names
+
+
 def test_post_tag_naming_the_one_asked():
     text = "“你还没吃饭哩？”润叶问她二爸。\n\n“刚开完会……”\n"
     k = post_tag_clause(text, text.index("”") + 1, len(text))

@@ -23,6 +23,7 @@ MIN_FULL_AMBIGUOUS = 20
 MIN_GIVEN = 3
 
 _FULL = re.compile("(?=([" + _SURNAMES + "][\u4e00-\u9fff]{2}))")
+_THING_MEASURE = "朵丛叢棵株枝束盆片颗顆"  # `一朵马兰花`: a flower, not 马兰花
 _FULL2 = re.compile("(?=([" + _SURNAMES + "][\u4e00-\u9fff]))")
 # a two-character full name (`苗凯`, `金富`): written at least this often on its own, opening a clause at least this
 # share of those times (the subject of what follows); a surname and one character is often a word's start otherwise
@@ -33,7 +34,7 @@ _OPENS = "，。！？；：\n“”「」"
 def name_forms(text: str) -> dict[str, str]:
     """form -> full name, for every full name written at least `MIN_FULL` times (the form itself) and its given
     name where the text writes it alone at least `MIN_GIVEN` more times and no other full name shares it."""
-    counts = Counter(m.group(1) for m in _FULL.finditer(text))
+    counts = Counter(m.group(1) for m in _FULL.finditer(text) if m.start() == 0 or text[m.start() - 1] not in _THING_MEASURE)
     full = []
     for f, n in counts.items():
         if n < MIN_FULL or not plain_surname(f[0]) and n < MIN_FULL_AMBIGUOUS or f[-1] in "家氏的" or title_or_kin(f) or title_or_kin(f[1:]) \

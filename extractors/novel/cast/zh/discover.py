@@ -18,7 +18,7 @@ from collections import Counter
 from functools import lru_cache
 
 from ..member import CastMember
-from .lexicon import _FEMALE, _MALE, SURNAME, _pseg, is_word, plain_surname, pos_tags, title_or_kin
+from .lexicon import _FEMALE, _MALE, SURNAME, _pseg, plain_surname, pos_tags, title_or_kin
 from .modern_names import _THING_MEASURE
 from .names import has_compound_surname
 from .tags import _PERSON_END, _PRED_CHARS, _base, is_group, tag_subjects
@@ -28,12 +28,15 @@ def _full_names(text: str, given: str) -> Counter:
     """Surname + given name forms the text writes (`贾宝玉` for `宝玉`): the first character a
     surname that is no preposition or adverb (`向宝玉`), the form found opening a clause."""
     c: Counter = Counter()
+    things = set()
     for m in re.finditer("(.)" + re.escape(given), text):
-        if m.group(1) in SURNAME and (m.start() == 0 or text[m.start() - 1] not in _THING_MEASURE):  # `一朵马兰花`
+        if m.group(1) in SURNAME:
             c[m.group(0)] += 1
+            if m.start() and text[m.start() - 1] in _THING_MEASURE:
+                things.add(m.group(0))  # `一朵马兰花`: a flower wherever it is written
     out = Counter()
     for f, n in c.items():
-        if not plain_surname(f[0]):
+        if not plain_surname(f[0]) or f in things:
             continue
         if re.search(r"(?:^|[，。．！？；：\s“”「」])" + re.escape(f), text) or pos_tags(f) == [(f, "nr")]:
             out[f] = n  # it opens a clause, or jieba reads it as one person's name (`贺秀莲` after `对`)
@@ -69,8 +72,7 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
             groups.pop(f)  # no member of its own: the tags name the member `g` (as the name index reads them)
     for b in list(groups):  # a two-character given name and its full name
         if len(b) == 2 and b in groups and not plain_surname(b[0]):  # not `封贾诩`, `宣孔明` (enfeoffs, summons)
-            full = [f for f, n in _full_names(text, b).items() if n >= 2 or pos_tags(f) == [(f, "nr")] and not is_word(b)]
-            # (written once, a full name joins only a given name that is no word: not `马兰花` for `兰花`, an orchid)
+            full = [f for f, n in _full_names(text, b).items() if n >= 2 or pos_tags(f) == [(f, "nr")]]
             for f in full:
                 groups[b].append(f)
                 groups.pop(f, None)

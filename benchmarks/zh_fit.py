@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.zh_modern import DESIGN, WP2021  # noqa: E402
 from extractors.novel.attribution import zh_model, zh_modern  # noqa: E402
 from extractors.novel.analysis import analyse  # noqa: E402
+from extractors.novel.attribution.attributor import DEFAULT_MIN_CONFIDENCE  # noqa: E402
 from extractors.novel.cast.discover import discover_cast  # noqa: E402
 from extractors.novel.evaluation.cue_labels import align, load_labels  # noqa: E402
 from extractors.novel.extract import read_novel  # noqa: E402
@@ -35,7 +36,7 @@ def measure(text: str, labels: list[dict], cast: list) -> tuple[Counter, Counter
     chars = [m.to_character("wp2021", "zh") for m in cast]
     form = {f: c.id for m, c in zip(cast, chars) for f in [m.name, *m.aliases]}
     with patch.object(zh_model, "decode", lambda att, res: None):  # the rules alone: the turn model is fitted on them
-        *_, quotes, attrs = analyse(text, chars, "zh")
+        *_, quotes, attrs = analyse(text, chars, "zh", DEFAULT_MIN_CONFIDENCE)  # the fitting hold (zh_model_fit.FIT_HOLD)
     by_open = {q.outer[0][0]: a for q, a in zip(quotes, attrs)}
     given, right = Counter(), Counter()
     for d, off in align(text, labels):

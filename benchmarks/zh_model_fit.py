@@ -6,7 +6,10 @@ Run: `python benchmarks/zh_model_fit.py [--check]`. On the design part of the �
 speaker is known is one sample; the weights maximise the conditional likelihood of the gold candidate, or of
 "nobody among them" where the gold speaker is not a candidate (softmax over the candidates and that row, L2
 penalty `L2`). Twice: the second fit reads the first fit's sure guesses
-as history, as decoding does. `--check` fits without writing and says whether the file holds those weights.
+as history, as decoding does. Rules and model are fitted at the fixed `FIT_HOLD`; then the hold of Chinese books
+(`zh_model.hold()`) is the lowest of 0.95, 0.94, ... at which the design cues keep precision `HOLD_PRECISION`
+with the new weights (the issue's goal 0.90 and a margin: design cues flatter). `--check` fits without writing
+and says whether the file holds those weights and that hold.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+
+from unittest.mock import patch
 
 import numpy as np
 from scipy.optimize import minimize
@@ -23,11 +28,14 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.zh_modern import DESIGN, WP2021  # noqa: E402
 from extractors.novel.analysis import analyse  # noqa: E402
+from extractors.novel.attribution.attributor import DEFAULT_MIN_CONFIDENCE  # noqa: E402
 from extractors.novel.attribution import zh_model  # noqa: E402
 from extractors.novel.cast.discover import discover_cast  # noqa: E402
-from extractors.novel.evaluation.cue_labels import align, load_labels  # noqa: E402
-from extractors.novel.extract import read_novel  # noqa: E402
+from extractors.novel.evaluation.cue_labels import align, load_labels, score  # noqa: E402
+from extractors.novel.extract import extract_novel, read_novel  # noqa: E402
 
+FIT_HOLD = DEFAULT_MIN_CONFIDENCE
+HOLD_PRECISION, HOLD_STEP, HOLD_LOWEST = 0.92, 0.01, 0.70
 L2 = 0.3  # chosen by 5-fold cross-validation on the design cues (0.03, 0.1, 0.3, 1.0): the surest model guesses
 ROUNDS = 2
 
@@ -44,7 +52,7 @@ def state(text: str, cast: list):
 
     zh_model.decode = capture
     try:
-        analyse(text, chars, "zh")
+        analyse(text, chars, "zh", FIT_HOLD)
     finally:
         zh_model.decode = real
     return got["att"], got["res"], form
@@ -108,23 +116,47 @@ def fitted() -> tuple[dict[str, float], int]:
     return w, len(data)
 
 
-def table(w: dict[str, float], n: int) -> str:
+def fitted_hold() -> float:
+    """The lowest hold (in steps of `HOLD_STEP` down from 0.95) at which the design cues keep precision
+    `HOLD_PRECISION` with the weights `zh_model.weights()` gives: the scan stops at the first that falls short."""
+    path = WP2021 / "wp2021_train.txt"
+    text = read_novel(path)
+    labels = load_labels(WP2021 / "label_wp2021_train.txt")[:DESIGN]
+    cast = discover_cast(text, "zh", by_lines=False)
+    chars = [m.to_character("wp2021", "zh") for m in cast]
+    best, h = None, 0.95
+    while h >= HOLD_LOWEST - 1e-9:
+        lines = extract_novel(path, "wp2021", chars, language="zh", text=text, min_confidence=round(h, 2))
+        r = score(text, labels, lines, cast)
+        print(f"  hold {h:.2f}: accuracy {r['accuracy']:.3f}  precision {r['precision']:.3f}")
+        if r["precision"] < HOLD_PRECISION:
+            break
+        best, h = round(h, 2), h - HOLD_STEP
+    return best if best is not None else DEFAULT_MIN_CONFIDENCE
+
+
+def table(w: dict[str, float], n: int, hold: float | None) -> str:
     return json.dumps({"about": "weights of the Chinese turn model (attribution/zh_model.py), a conditional logit over "
                                 "the scene's cast members fitted on %d design cues of 平凡的世界 (wp2021, the first %d); "
-                                "written by benchmarks/zh_model_fit.py" % (n, DESIGN),
-                       "weights": w}, ensure_ascii=False, indent=1) + "\n"
+                                "and the hold of Chinese books, the lowest keeping precision %.2f on those cues; "
+                                "written by benchmarks/zh_model_fit.py" % (n, DESIGN, HOLD_PRECISION),
+                       "weights": w, "hold": hold}, ensure_ascii=False, indent=1) + "\n"
 
 
 def main() -> None:
     w, n = fitted()
     for k, v in w.items():
         print(f"  {k:12s} {v:+.3f}")
+    with patch.object(zh_model, "weights", lambda: w):  # the new weights, for the hold's scan
+        hold = fitted_hold()
+    print(f"hold {hold}")
     if "--check" in sys.argv:
-        same = zh_model.TABLE.exists() and zh_model.TABLE.read_text(encoding="utf-8") == table(w, n)
-        print("the table holds these weights" if same else "the table differs: run without --check")
+        same = zh_model.TABLE.exists() and zh_model.TABLE.read_text(encoding="utf-8") == table(w, n, hold)
+        print("the table holds these weights and hold" if same else "the table differs: run without --check")
         sys.exit(0 if same else 1)
-    zh_model.TABLE.write_text(table(w, n), encoding="utf-8")
+    zh_model.TABLE.write_text(table(w, n, hold), encoding="utf-8")
     zh_model.weights.cache_clear()
+    zh_model.hold.cache_clear()
     print(f"wrote {zh_model.TABLE.relative_to(ROOT)}")
 
 

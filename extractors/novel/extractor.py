@@ -19,6 +19,7 @@ from pydantic import Field, field_validator
 from extractors.characters import Character
 from extractors.contract import ExtractContext, ExtractOptions
 from extractors.records import Line
+from .attribution import zh_model
 from .attribution.attributor import DEFAULT_MIN_CONFIDENCE
 from .attribution.calibration import BUDGET_FLOOR, CONFIGURED_CEILING
 
@@ -26,7 +27,7 @@ MIN_CONFIDENCE_HELP = (
     "The hold: a speaker guess less sure than this is left unattributed (with --llm, sent to the LLM). Default "
     f"(English): the book's own, from {CONFIGURED_CEILING} for configured characters ({DEFAULT_MIN_CONFIDENCE} for a "
     f"discovered cast) down to {BUDGET_FLOOR} while the guesses kept stay sure enough; Chinese: "
-    f"{DEFAULT_MIN_CONFIDENCE}. A number fixes it: lower for more coverage and less precision, 0 emits every guess.")
+    f"{zh_model.hold() or DEFAULT_MIN_CONFIDENCE}, fitted with the Chinese turn model. A number fixes it: lower for more coverage and less precision, 0 emits every guess.")
 NO_LLM_COUNTS = {"calls": 0, "cache_hits": 0, "tokens_in": 0, "tokens_out": 0, "chunks_sent": 0, "quotes_filled": 0}
 
 

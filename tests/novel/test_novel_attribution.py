@@ -68,7 +68,9 @@ def test_sanguo_sample_gives_liubei_many_lines(samples, repo):
     lines = extract_novel(samples / "sanguo_1-15.txt", "sanguo", chars)
     mine = [ln for ln in lines if ln.kind == "dialogue" and ln.speaker == "liubei"]
     assert len(mine) >= 25
-    assert all(ln.evidence == "explicit-verb" for ln in mine)
+    # from tags, or from the narration sentence the quotation follows (`玄德与关公急止之曰；“`: a tag the grammar misses)
+    assert all(ln.evidence == "explicit-verb" or ln.extra.get("rule") == "zh-lead" for ln in mine)
+    assert sum(ln.evidence == "explicit-verb" for ln in mine) >= 25
     assert any("汉室" in ln.text or "兄弟" in ln.text or "玄德" in (ln.name or "") for ln in mine)
 
 

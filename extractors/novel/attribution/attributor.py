@@ -58,7 +58,11 @@ class Attributor:
                  language: str = "en", min_confidence: float | None = None, para_chapter: list[int] | None = None):
         if min_confidence is not None:
             self.min_confidence = min_confidence
-        # no hold given: an English book's own (`calibration.book_hold`, at most the fixed one); Chinese keeps it fixed
+        elif language == "zh":
+            from . import zh_model  # the hold fitted with the Chinese turn model (`zh_model.hold`)
+
+            self.min_confidence = zh_model.hold() or self.min_confidence
+        # no hold given: an English book's own (`calibration.book_hold`, at most the fixed one); Chinese the fitted one
         self.own_hold = min_confidence is None and language != "zh"
         self.hold = self.min_confidence
         # chapter of each paragraph: an exchange never runs across a chapter heading

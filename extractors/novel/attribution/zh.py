@@ -20,7 +20,7 @@ from .zh_modern import confidences, modern_turns, pronoun_back
 from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, _GOES_ON_CONF, _HEAR, _KIND_RULE,
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND, _TOGETHER,
                          _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause, _place_after,
-                         _title_then_name)
+                         _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _manner)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -159,31 +159,26 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
     return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)
 
 
-_ADVERB_END = "才就也又便却還还都正刚剛只已"
-_ACTS_ON = re.compile(r"(.)了\1|了一[眼下把]")  # `指了指`, `看了一眼`: what follows is the object, not a subject
-
-
-def _manner(t: str, p: int, core: str) -> bool:
-    """Whether the would-be subject is a manner: followed by `地` (`权威地说`), or a doubled word (`支支吾吾`)."""
-    k = t.find(core, p)
-    return (k >= 0 and t[k + len(core):k + len(core) + 1] == "地") or \
-        (len(core) == 4 and core[0] == core[1] and core[2] == core[3])
+def _nobody() -> Attribution:
+    """A tag that names nobody on purpose (the one sent, several, someone unnamed, an inscription): no rule after
+    the tags guesses its speaker (rule `zh-nobody`)."""
+    return Attribution(rule="zh-nobody")
 
 
 def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
     """The speaker named by a tag that ends text[s:e]; an Attribution with rule `zh-goes-on-<where>`
-    and no speaker when the narration back to s names nobody."""
+    and no speaker when the narration back to s names nobody, `zh-nobody` when it names nobody on purpose."""
     t = st.text
     cs, colon = tag_clause(t, s, e), False
     if cs is None:
         cs, colon = _colon_clause(t, s, e), True
         if cs is None:
-            return None
+            return _nobody() if _written_colon(t, s, e) else None
     end = e
     while end > cs and t[end - 1] in "：:，, \n\t":  # (no copy of the text before e: this runs per quote)
         end -= 1
     if _SENDS.search(t, cs, end):
-        return None  # `贾政便使人…说`: the one sent speaks
+        return _nobody()  # `贾政便使人…说`: the one sent speaks
     # people named inside the tag's clause after its start are spoken to (`向凤姐道`, `问香菱`)
     objects = {m.cid for m in st.index.mentions(t, cs, end) if m.start > strip_opener(t, cs, end)}
     where, crossed, lead, cs0, verb_end = 0, False, False, cs, end
@@ -191,12 +186,12 @@ def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
     while True:
         p = strip_opener(t, cs, end)
         if cs > s and t[cs - 1] == "、":
-            return None  # `李傕、郭汜、樊稠四人…`: one of a list, no subject of the sentence
+            return _nobody()  # `李傕、郭汜、樊稠四人…`: one of a list, no subject of the sentence
         # `忽听X…`: X is the subject of the tag's own clause only; before it, the hearer speaks
         if where and _SOUND.search(t, cs, end):  # `只听后院中有人笑声，说：`: the sound's source speaks
             a = _subject(st, p, end)
             if not isinstance(a, tuple):
-                return None  # `背后喊声震天，大叫：`: someone the text does not name
+                return _nobody()  # `背后喊声震天，大叫：`: someone the text does not name
         else:
             a = "none" if where and _HEAR.match(t, cs, end) else _subject(st, p, end, not where)
         if isinstance(a, tuple):
@@ -207,7 +202,7 @@ def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
             if where and (kind in ("cast", "kin", "narrator") or kind == "other" and not is_group(a.surface)
                           and a.surface[0] not in "二两兩三四五六七八九十几幾") \
                     and _ALL.search(t, cs0, verb_end):
-                return None  # `都道` after one person: several speak
+                return _nobody()  # `都道` after one person: several speak
             w = _WHERE[where]
             a.confidence = _CONF[kind][w]
             a.rule = f"zh-{_KIND_RULE[kind]}-{w}"
@@ -221,12 +216,12 @@ def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
         if a is None:
             return None
         if where == 1 and reply and _ASKS.match(t, p, end):
-            return None  # `玄德…问左右，答曰`: who was asked answers, not the asker
+            return _nobody()  # `玄德…问左右，答曰`: who was asked answers, not the asker
         if a in ("skip", "noun"):
             where = max(where, _WHERE.index(a))
         if cs <= s:  # nobody named back to the last quotation (or the paragraph start)
             if colon or _ALL.search(t, cs0, verb_end):
-                return None  # `都道`: several speak
+                return _nobody()  # `都道`: several speak
             return Attribution(rule="zh-goes-on-" + _WHERE[where], surface=t[s:e], addressees=objects)
         if t[cs - 1] not in "，,；;" + _FULL_STOP:
             return None

@@ -1,8 +1,8 @@
 """The quotations of a Chinese novel that no tag decides, by a conditional logit over the cast members of the
 scene: who spoke the turns before, who was spoken to or named, who opens the narration around it, what a pronoun
 tag's gender allows, and the exchange rules' own guesses. The weights are `data/zh_model.json`, fitted on the
-design cues of 平凡的世界 by `benchmarks/zh_model_fit.py`; without that file this stage does nothing. Features and
-fitting: docs/novel.md, "Chinese attribution"."""
+design cues of 平凡的世界 by `benchmarks/zh_model_fit.py`, with the default hold of Chinese books (`hold()`);
+without that file this stage does nothing. Features and fitting: docs/novel.md, "Chinese attribution"."""
 
 from __future__ import annotations
 
@@ -34,6 +34,16 @@ def weights() -> dict[str, float]:
     if not TABLE.exists():
         return {}
     return {k: float(v) for k, v in json.loads(TABLE.read_text(encoding="utf-8"))["weights"].items()}
+
+
+@lru_cache(maxsize=1)
+def hold() -> float | None:
+    """The hold of a Chinese book when none is given: the lowest at which the design cues keep the fitting script's
+    precision target, with these weights (None when the table has none)."""
+    if not TABLE.exists():
+        return None
+    h = json.loads(TABLE.read_text(encoding="utf-8")).get("hold")
+    return float(h) if h is not None else None
 
 
 def eligible(att, res: list, j: int) -> bool:

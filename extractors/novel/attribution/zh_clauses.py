@@ -41,8 +41,7 @@ def _clause_start(t: str, s: int, k: int) -> int:
 # their predicate; skip: past a clause that opens with no subject (`并不推辞`); sentence: one full stop
 # back; noun: past a clause that opens with a noun that is no person (`此石听了`, `身体面庞虽怯弱`)
 _WHERE = ("verb", "clause", "skip", "sentence", "noun")
-# (below the fitted hold of Chinese books, `zh_model.hold()`, 0.83: held. A subject one sentence back is right 8 of
-# 11 times on the 平凡的世界 design cues; `goes-on` one sentence back 0 of 1 on 红楼梦 1-8)
+# (0.8 and below: held by the fitted hold of Chinese books, `zh_model.hold()`; why each: docs/novel.md)
 _CONF = {"cast": dict(verb=0.95, clause=0.93, skip=0.92, sentence=0.8, noun=0.8),
          "other": dict(verb=0.9, clause=0.9, skip=0.9, sentence=0.8, noun=0.75),
          "kin": dict(verb=0.9, clause=0.8, skip=0.8, sentence=0.75, noun=0.7),

@@ -24,6 +24,10 @@ SURNAME = set(_SURNAMES)
 _FEMALE = re.compile(r"(?:夫人|太太|奶奶|姑娘|小姐|姐|妹|嫂|姨|妈|媽|娘|婆|嬷|嬤|姥|母|婶|嬸|妃|后|氏|妻|女|丫头|丫頭|丫鬟|家的)(?:儿|兒)?$")
 _MALE = re.compile(r"(?:老爷|老爺|爷|爺|公|兄|哥|弟|叔|伯|父|子|郎|生|相公|先生|大人|王|帝|将军|將軍|僧|道人|和尚)$")
 
+# offices and forms of address a modern novel writes after a surname (`曹书记`, `徐主任`, `贾老师`)
+OFFICES = frozenset("书记 主任 局长 县长 乡长 镇长 校长 队长 厂长 部长 经理 老师 大夫 医生 师傅 站长 所长 社长 主席 支书 会计 "
+                    "秘书 同志".split())
+
 
 def title_or_kin(word: str) -> bool:
     """Whether a word ends like a title or a kinship term (`夫人`, `姨妈`, `老爷`), not a given name."""

@@ -117,6 +117,11 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
     subj = bare_subject(t[p:end])
     if not subj:
         return "skip"
+    if _manner(t, p, subj):  # `权威地说`, `支支吾吾说`: how it is said; who says it comes before, if anyone
+        k = t.find(subj, p) + (len(subj) > 1 and subj[0] in "他她")  # `他生气地说`: 他
+        subj = bare_subject(t[p:k] + "说") if k > p else None  # `曹书记权威地说`: 曹书记
+        if not subj:
+            return None
     if subj in PRONOUNS:
         if subj in ("他", "她"):
             return "pronoun", Attribution(want_gender=PRONOUNS[subj], pron_tag=True, surface=subj, rule="zh-pronoun")
@@ -130,8 +135,6 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
     if kin and subj[0] in "他她" and (not person_like(core) or pos_tags(core)[0][1].startswith("v")):
         # `他抗议说`, `她央求丈夫说`: the pronoun and its verb, not `他女儿`
         return "pronoun", Attribution(want_gender=PRONOUNS[subj[0]], pron_tag=True, surface=subj[0], rule="zh-pronoun")
-    if _manner(t, p, core):
-        return None  # `权威地说`, `支支吾吾说`: how it is said, not who says it
     if len(core) == 3 and core[-1] in _ADVERB_END and plain_surname(core[0]):
         core = core[:2]  # `石钟才对苗凯说`: a two-character name and the adverb `才` (then)
     if kin and is_group(core):

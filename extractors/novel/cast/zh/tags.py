@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import _FEMALE, _MALE, _NAME_FINAL, _PRED, SURNAME, is_word, plain_surname, pos_tags, title_or_kin
+from .lexicon import _FEMALE, _MALE, _NAME_FINAL, _PRED, OFFICES, SURNAME, is_word, plain_surname, pos_tags, title_or_kin
 from .names import has_compound_surname, name_word_end
 
 # speech verbs that end a tag (simplified and traditional forms)
@@ -312,8 +312,8 @@ def person_like(subj: str) -> bool:
         return False  # `静引诸子`: a verb inside
     if subj[-1] == "子" and len(subj) >= 2 and subj[-2] not in _PERSON_ZI:
         return False  # `车子`, `下子`, `土台子`: a thing's noun suffix (not `儿子`, `婆子`, `小伙子`)
-    if subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj):
-        return True
+    if subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj) or subj[0] in SURNAME and subj[1:] in OFFICES:
+        return True  # (`曹书记`: a surname and an office)
     if len(tags) == 1 and tags[0][1].startswith("nr") or len(tags) == 2 and tags[1][1].startswith("nr") and len(tags[1][0]) >= 2:
         return True
     return _surname_name(subj, tags)

@@ -20,7 +20,7 @@ from .zh_modern import confidences, modern_turns, pronoun_back
 from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, _GOES_ON_CONF, _HEAR, _KIND_RULE,
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND, _TOGETHER,
                          _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause, _place_after,
-                         _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _manner)
+                         _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _KIN_OF, _manner)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -57,13 +57,17 @@ def _member_subject(st: Attributor, p: int, end: int, ms: list) -> tuple[str, At
     """The subject of a clause that opens with a cast member's form (mentions `ms`, the first at p): that member;
     two members written together when the tag says both speak (`尤氏秦氏都说道`); the name after a title member
     (`谋士贾诩曰`, `部将李堪曰`); for a one-character form, the other person whose full name was just written
-    (`李肃…肃曰`); "noun" when a place opens the clause; None when the form is a possessive (`宝玉的`)."""
+    (`李肃…肃曰`); the member's parent or spouse (`少安妈`); "noun" when a place opens the clause; None when the form
+    is a possessive (`宝玉的`)."""
     t = st.text
     m = max((m for m in ms if m.start == p), key=lambda m: m.end - m.start)
     # a one-character form inside a word is no second speaker (`孔明大惊`: not 孔明 and a `大`)
     ms = [n for n in ms if n.end - n.start > 1 or not (_PRED2.match(t, n.start) or is_word(t[n.start:n.start + 2]))]
     if _place_after(t, m.end, end):
         return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
+    kin = _KIN_OF.match(t, m.end, end)
+    if kin and kin.end() < end:  # `少安妈说`, `少安他妈说`: his mother, someone the cast does not hold
+        return "other", Attribution(slug(t[p:kin.end()]), None, "explicit-verb", None, t[p:kin.end()])
     nxt = max((n for n in ms if n.start == m.end), key=lambda n: n.end, default=None) \
         if m.end < end and t[m.end] not in "的之家等们們" else None
     if nxt and _TOGETHER.search(t, m.end, end):

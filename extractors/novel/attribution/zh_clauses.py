@@ -130,3 +130,5 @@ def _manner(t: str, p: int, core: str) -> bool:
     k = t.find(core, p)
     return (k >= 0 and t[k + len(core):k + len(core) + 1] == "地") or \
         (len(core) == 4 and core[0] == core[1] and core[2] == core[3])
+# a member's parent or spouse written after the name (`少安妈`, `少安他妈`, `少安媳妇`): not the member
+_KIN_OF = re.compile(r"[他她]?(?:妈妈|爸爸|媳妇|老婆|女人|男人|丈夫|妻子|妈|爸|爹|娘)")

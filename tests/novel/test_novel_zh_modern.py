@@ -105,6 +105,10 @@ def test_modern_tags_with_a_manner():
     text = "玉厚问老伴：“少安哩？”\n\n少安妈正擀面，说：“在坡底下。”\n\n少安他妈笑着说：“好。”\n"
     _, _, _, _, attrs = analyse(text, [_char("孙少安", "少安"), _char("孙玉厚", "玉厚")], "zh", 0.0)
     assert [a.surface for a in attrs[1:]] == ["少安妈", "少安他妈"] and attrs[1].speaker != "孙少安"
+    # an ellipsis or a dash ends a clause: `……金波` opens one, so `他` is 金波 (not 少平, who opens the paragraph)
+    text = "少平说完了他的经历……金波静静地听完他的叙说，并没有表现出惊讶，他说：“好。”\n"
+    _, _, _, _, attrs = analyse(text, [_char("孙少平", "少平"), _char("金波")], "zh", 0.0)
+    assert attrs[0].speaker == "金波"
 
 
 def test_a_clause_about_the_name_then_the_name_speaks():
@@ -128,13 +132,13 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.83): design part (the first 1,500
-    cues) accuracy 0.583, precision 0.928, explicit cues 0.841; held-out part (the last 500) 0.412 / 0.851 / 0.576
+    cues) accuracy 0.609, precision 0.920, explicit cues 0.844; held-out part (the last 500) 0.426 / 0.855 / 0.591
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.57 and d["precision"] >= 0.915 and d["explicit"] >= 0.83
-    assert h["accuracy"] >= 0.40 and h["precision"] >= 0.84 and h["explicit"] >= 0.56
+    assert d["accuracy"] >= 0.59 and d["precision"] >= 0.915 and d["explicit"] >= 0.83
+    assert h["accuracy"] >= 0.41 and h["precision"] >= 0.84 and h["explicit"] >= 0.57
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):

@@ -27,7 +27,7 @@ _COLON_VERB = r"(?:呼|议|議|寻思|尋思|称|稱)"
 _TAG_END = re.compile(_VERB + r"(?:[^，。．！？；：“”「」\"]?[：:，,]?|[^，。．！？；：“”「」\"\s]{2,7}[：:])\s*$|"
                       + _COLON_VERB + r"[^，。．！？；：“”「」\"\s]{0,7}[：:]\s*$")
 # a clause ends at these marks (commas too); a sentence at the first group only
-CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n]")
+CLAUSE_MARK = re.compile(r"[，,、。．！？；：:“”「」『』\"\n…—]")
 SENT_MARK = re.compile(r"[。．！？；“”「」『』\"\n]")
 _PRED_CHARS = "".join(sorted(_PRED))
 # two-character predicate starts whose first character also begins names (`张飞大叫` but `焦大道`)

@@ -9,6 +9,7 @@ from extractors.text import ZH_FULL_STOPS
 
 from ..cast.zh.lexicon import _SURNAMES, plain_surname, pos_tags
 from ..cast.zh.tags import _PERSON_END, _SPEECH, _TRANSPARENT, CLAUSE_MARK
+from .speaker_guess import Attribution
 
 _TOWARD = re.compile(r"[对對向给給朝跟冲衝问問和与與同叫找]")
 _SENDS = re.compile(r"(?:使|命|令|叫|遣|打发|打發|派)(?:了)?(?:人|个人|個人)")
@@ -130,5 +131,21 @@ def _manner(t: str, p: int, core: str) -> bool:
     k = t.find(core, p)
     return (k >= 0 and t[k + len(core):k + len(core) + 1] == "地") or \
         (len(core) == 4 and core[0] == core[1] and core[2] == core[3])
+
+
 # a member's parent or spouse written after the name (`少安妈`, `少安他妈`, `少安媳妇`): not the member
 _KIN_OF = re.compile(r"[他她]?(?:妈妈|爸爸|媳妇|老婆|女人|男人|丈夫|妻子|妈|爸|爹|娘)")
+# a kin word before a name in apposition (`他儿子润生`, `他媳妇银花`)
+_KIN_NOUN = re.compile(r"儿子|女儿|媳妇|老婆|丈夫|妻子|男人|女人|爱人|弟弟|哥哥|姐姐|妹妹|侄子|侄女|孙子|外甥|父亲|母亲|爸爸|妈妈")
+
+
+def _apposed(core: str) -> str | None:
+    """The name after a kin word in apposition (`儿子润生`, `媳妇银花`: 润生, 银花), or None."""
+    m = _KIN_NOUN.match(core)
+    return core[m.end():] if m and len(core) - m.end() >= 2 else None
+
+
+def _nobody() -> Attribution:
+    """A tag that names nobody on purpose (the one sent, several, someone unnamed, an inscription): no rule after
+    the tags guesses its speaker (rule `zh-nobody`)."""
+    return Attribution(rule="zh-nobody")

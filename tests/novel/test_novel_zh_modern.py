@@ -113,6 +113,14 @@ def test_modern_tags_with_a_manner():
     text = "田福堂坐着。他儿子润生忽然走过来，在他耳朵边悄悄说：“爸。”\n"
     _, _, _, _, attrs = analyse(text, [_char("田福堂", "福堂"), _char("田润生", "润生")], "zh", 0.0)
     assert attrs[0].speaker == "田润生"
+    _, _, _, _, attrs = analyse("海民没说话。他媳妇银花就对丈夫说：“走。”\n", [_char("田海民", "海民")], "zh", 0.0)
+    assert attrs[0].surface == "银花"  # a name the cast does not hold, still the name
+    # the one heard speaks, in the tag's own clause (`他还听见孙玉亭在窑里嘟囔说：`); not where the hearer answers
+    chars = [_char("金俊武", "俊武"), _char("孙玉亭", "玉亭")]
+    _, _, _, _, attrs = analyse("俊武进了院子。他还听见孙玉亭在窑里嘟囔说：“唉。”\n", chars, "zh", 0.0)
+    assert attrs[0].speaker == "孙玉亭"
+    _, _, _, _, attrs = analyse("俊武进了院子。他听见孙玉亭在叫他，就说：“来了。”\n", chars, "zh", 0.0)
+    assert attrs[0].speaker != "孙玉亭"
 
 
 def test_a_clause_about_the_name_then_the_name_speaks():
@@ -135,14 +143,14 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 
 def test_wp2021_cues(wp2021, bench):
-    """Measured with nothing configured at the default hold (the fitted one, 0.83): design part (the first 1,500
-    cues) accuracy 0.611, precision 0.922, explicit cues 0.844; held-out part (the last 500) 0.424 / 0.855 / 0.591
+    """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
+    cues) accuracy 0.614, precision 0.921, explicit cues 0.853; held-out part (the last 500) 0.436 / 0.862 / 0.591
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.59 and d["precision"] >= 0.915 and d["explicit"] >= 0.83
-    assert h["accuracy"] >= 0.41 and h["precision"] >= 0.84 and h["explicit"] >= 0.57
+    assert d["accuracy"] >= 0.60 and d["precision"] >= 0.915 and d["explicit"] >= 0.84
+    assert h["accuracy"] >= 0.42 and h["precision"] >= 0.845 and h["explicit"] >= 0.57
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):

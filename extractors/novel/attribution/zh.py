@@ -20,7 +20,7 @@ from .zh_modern import confidences, modern_turns, pronoun_back
 from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, _GOES_ON_CONF, _HEAR, _KIND_RULE,
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND, _TOGETHER,
                          _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause, _place_after,
-                         _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _KIN_OF, _apposed, _manner, _nobody)
+                         _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _KIN_OF, _apposed, _heard, _manner, _nobody)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -116,6 +116,9 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
         got = _member_subject(st, rel.start, end, ms)  # `坐在炕上的金俊山也…说`: a clause about the name, then it
         if isinstance(got, tuple):
             return got
+    heard = _heard(t, p, end, ms) if verb_clause else None
+    if heard:  # `他还听见孙玉亭在窑里嘟囔说`: the one heard speaks
+        return "cast", Attribution(heard.cid, None, "explicit-verb", None, heard.surface)
     if t[p] in _PRED or _PRED2.match(t, p, end) or _TRANSPARENT.match(t, p, end):
         return "none"
     subj = bare_subject(t[p:end])
@@ -136,9 +139,8 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
         return None  # 我 (no narrator in the cast) / 你 / 其
     kin = subj[0] in "他她其" and len(subj) > 1  # `他女儿笑道`
     core = subj[1:] if kin else subj
-    if kin and _apposed(core):  # `他儿子润生`, `他媳妇银花`: the name after the kin word
-        subj, kin = _apposed(core), False
-        core = subj
+    apposed = _apposed(core) if kin else None  # `他儿子润生`, `他媳妇银花`: the name after the kin word
+    subj, core, kin = (apposed, apposed, False) if apposed else (subj, core, kin)
     if kin and subj[0] in "他她" and (not person_like(core) or pos_tags(core)[0][1].startswith("v")):
         # `他抗议说`, `她央求丈夫说`: the pronoun and its verb, not `他女儿`
         return "pronoun", Attribution(want_gender=PRONOUNS[subj[0]], pron_tag=True, surface=subj[0], rule="zh-pronoun")
@@ -164,7 +166,7 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
             return ("cast", Attribution(cid, None, "explicit-verb", None, core)) if cid else \
                 ("other", Attribution(slug(full), None, "explicit-verb", None, core))
         return None if direct else "skip"
-    if not person_like(core) and not (verb_clause and speaks_directly(t[p:end], core)):
+    if not person_like(core) and not apposed and not (verb_clause and speaks_directly(t[p:end], core)):
         return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back
     return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)
 

@@ -145,6 +145,17 @@ def _apposed(core: str) -> str | None:
     return core[m.end():] if m and len(core) - m.end() >= 2 else None
 
 
+_HEARD = re.compile(r"听见|听到|听得")
+
+
+def _heard(t: str, p: int, end: int, ms: list):
+    """The cast mention right after `听见`/`听到` in a tag's own clause (`他还听见孙玉亭在窑里嘟囔说`), not a
+    possessive (`听见孙玉亭的话`), or None."""
+    h = _HEARD.search(t, p, end)
+    m = next((m for m in ms if h and m.start == h.end()), None)
+    return m if m and m.end < end and t[m.end] not in "的之家等们們" else None
+
+
 def _nobody() -> Attribution:
     """A tag that names nobody on purpose (the one sent, several, someone unnamed, an inscription): no rule after
     the tags guesses its speaker (rule `zh-nobody`)."""

@@ -121,6 +121,10 @@ def test_modern_tags_with_a_manner():
     assert attrs[0].speaker == "孙玉亭"
     _, _, _, _, attrs = analyse("俊武进了院子。他听见孙玉亭在叫他，就说：“来了。”\n", chars, "zh", 0.0)
     assert attrs[0].speaker != "孙玉亭"
+    # a verb of speaking up before `说` is no subject (`开口说`, `寻思着说`): who does it is further back
+    text = "少平卷起一支烟，寻思着说：“好。”\n\n少平就这样立在地上，开口说：“我是新来的。”\n"
+    _, _, _, _, attrs = analyse(text, [_char("孙少平", "少平")], "zh", 0.0)
+    assert [a.speaker for a in attrs] == ["孙少平", "孙少平"]
 
 
 def test_a_clause_about_the_name_then_the_name_speaks():
@@ -143,14 +147,14 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 
 def test_wp2021_cues(wp2021, bench):
-    """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
-    cues) accuracy 0.614, precision 0.921, explicit cues 0.853; held-out part (the last 500) 0.436 / 0.862 / 0.591
+    """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
+    cues) accuracy 0.617, precision 0.921, explicit cues 0.856; held-out part (the last 500) 0.442 / 0.877 / 0.636
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
     assert d["accuracy"] >= 0.60 and d["precision"] >= 0.915 and d["explicit"] >= 0.84
-    assert h["accuracy"] >= 0.42 and h["precision"] >= 0.845 and h["explicit"] >= 0.57
+    assert h["accuracy"] >= 0.43 and h["precision"] >= 0.86 and h["explicit"] >= 0.61
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):

@@ -98,6 +98,8 @@ def test_possessive_is_no_subject():
 
 def test_sent_messenger_speaks_not_the_sender():
     assert _speakers("贾政便使人上来对王夫人说：“请进来。”\n", [_char("贾政"), _char("王夫人")])[0][0] is None
+    # no guess from the sentence before either: a one-character subject the cast does not hold speaks (`帝曰`)
+    assert _speakers("儒催逼帝，帝曰：“汝可先饮？”\n", [_char("李儒", "儒")])[0][0] is None
 
 
 def test_one_clause_sentence_opened_by_yin_goes_on_from_the_sentence_before():

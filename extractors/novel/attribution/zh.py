@@ -165,7 +165,7 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
             cid = _lookup(st, full)
             return ("cast", Attribution(cid, None, "explicit-verb", None, core)) if cid else \
                 ("other", Attribution(slug(full), None, "explicit-verb", None, core))
-        return None if direct else "skip"
+        return "nobody" if direct else "skip"  # `帝曰`: someone the cast does not hold speaks
     if not person_like(core) and not apposed and not (verb_clause and speaks_directly(t[p:end], core)):
         return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back
     return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)
@@ -219,8 +219,8 @@ def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
                     return None
                 a.rule, a.confidence = a.rule + "-colon", min(a.confidence, _COLON_CONF)
             return a
-        if a is None:
-            return None
+        if a is None or a == "nobody":
+            return _nobody() if a else None
         if where == 1 and reply and _ASKS.match(t, p, end):
             return _nobody()  # `玄德…问左右，答曰`: who was asked answers, not the asker
         if a in ("skip", "noun"):

@@ -10,7 +10,8 @@ the quotation that addresses the candidate):
   speaker of the run before X; `zh-alternate-abab` where the two turns before were X's and the other's already
   (X, Y, X: then Y), the surer shape;
 - `zh-beat`: the paragraph before is narration only and its last sentence opens with a cast member (who then speaks);
-- `zh-lead`: narration before the quotation in its own paragraph, its last sentence opening with a cast member;
+- `zh-lead`: narration before the quotation in its own paragraph ending in a speech verb, its last sentence opening
+  with a cast member;
 - `zh-pronoun-turn`: a pronoun tag (`他说：`) right after a quotation by X in an exchange: the last other speaker,
   where the pronoun's gender does not rule that one out.
 
@@ -22,6 +23,7 @@ before (`pronoun_back`, rule `zh-pronoun-back`). Each rule's confidence is its p
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,6 +67,9 @@ def last_sentence(t: str, s: int, e: int) -> int:
     return k
 
 
+_SPEECH_END = re.compile(r"[说說问問道曰喊叫嚷答骂罵讲講嘱囑赞讚吼囔劝勸][着著]?[：:，,；;]?\s*$")
+
+
 def modern_turns(att, res: list) -> None:
     """Fill untagged quotations of `att` (an `attribution.Attributor`) by the rules above, in order; a guess is
     emitted where its rule's confidence reaches the hold, and goes on to back the next quotation's guess."""
@@ -97,9 +102,9 @@ def modern_turns(att, res: list) -> None:
                     if gender.get(y) in (None, a.want_gender) or a.want_gender is None:
                         guess, rule = y, "zh-pronoun-turn"
                     break
-        elif lead.strip():
+        elif lead.strip():  # `…，赶忙问：`: a speech verb whose subject the tag did not find (not `果然是“`)
             k = last_sentence(t, ps, q.outer[0][0])
-            guess, rule = opening_member(att, k, q.outer[0][0]), "zh-lead"
+            guess, rule = (opening_member(att, k, q.outer[0][0]) if _SPEECH_END.search(lead) else None), "zh-lead"
         elif j and quotes[j - 1].paras[-1] == p - 1 and att.para_ch[p - 1] == att.para_ch[p]:
             i = j - 1
             x = known(i)

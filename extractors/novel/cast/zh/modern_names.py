@@ -62,7 +62,8 @@ def name_forms(text: str) -> dict[str, str]:
 def _two_character_names(text: str, full: set[str]) -> list[str]:
     """Surname-and-one-character names (`苗凯`, `金富`) jieba reads as a person's name, counted where they stand
     alone: not the start or the end of a three-character full name (`田润叶`, `郝红梅`), not a word's start
-    (`田主任`, `曹书记`: the second character makes a word with the next), not a household (`周瑞家的`: his wife)."""
+    (`田主任`, `曹书记`: the second character makes a word with the next), not a household (`周瑞家的`: his wife), not
+    a title's place (`陈留王`)."""
     counts = Counter(m.group(1) for m in _FULL2.finditer(text))
     out = []
     for f, n in counts.items():
@@ -73,7 +74,8 @@ def _two_character_names(text: str, full: set[str]) -> list[str]:
         if len(tags) != 1 or not (tags[0][1].startswith("nr") or tags[0][1] == "nz"):
             continue  # `金黄`, `明白`: no one's name to jieba (`金富` is `nz`)
         at = [m.start() for m in re.finditer(re.escape(f), text)]
-        at = [k for k in at if text[k:k + 3] not in full and not is_word(text[k + 1:k + 3]) and text[k + 2:k + 3] not in "家氏"]
+        at = [k for k in at if text[k:k + 3] not in full and not is_word(text[k + 1:k + 3]) and text[k + 2:k + 3] not in "家氏"
+              and not title_or_kin(text[k:k + 3])]
         opens = sum(k == 0 or text[k - 1] in _OPENS for k in at)
         if len(at) >= MIN_FULL2 and opens >= FULL2_OPENS * len(at):
             out.append(f)

@@ -96,8 +96,8 @@ def _member_subject(st: Attributor, p: int, end: int, ms: list) -> tuple[str, At
 def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tuple[str, Attribution] | str | None:
     """The subject opening text[p:end]: (kind, Attribution) with kind cast / other / kin / names /
     pronoun; "none" when the clause opens with its predicate, "skip" when it opens with no subject,
-    "noun" when with a noun that is no person (look further back in these three cases); None when
-    nothing further back can be its subject."""
+    "noun" when with a noun that is no person (look further back in these three cases); "nobody" when someone the
+    cast does not hold speaks (`帝曰`); None when nothing further back can be its subject."""
     t = st.text
     if p >= end:
         return "none"

@@ -148,7 +148,7 @@ def _apposed(core: str) -> str | None:
 _HEARD = re.compile(r"听见|听到|听得")
 
 
-def _heard(t: str, p: int, end: int, ms: list):
+def _heard(t: str, p: int, end: int, ms: list) -> object | None:
     """The cast mention right after `听见`/`听到` in a tag's own clause (`他还听见孙玉亭在窑里嘟囔说`), not a
     possessive (`听见孙玉亭的话`), or None."""
     h = _HEARD.search(t, p, end)

@@ -105,6 +105,16 @@ def test_modern_tags_with_a_manner():
     text = "玉厚问老伴：“少安哩？”\n\n少安妈正擀面，说：“在坡底下。”\n\n少安他妈笑着说：“好。”\n"
     _, _, _, _, attrs = analyse(text, [_char("孙少安", "少安"), _char("孙玉厚", "玉厚")], "zh", 0.0)
     assert [a.surface for a in attrs[1:]] == ["少安妈", "少安他妈"] and attrs[1].speaker != "孙少安"
+    # kin after a name names the member only when the genders agree (`润叶姐`, `少安哥`; `少平姐` is his sister)
+    chars = [Character(id="孙少平", name="孙少平", series="t", language="zh", aliases=["少平"], gender="male"),
+             Character(id="田润叶", name="田润叶", series="t", language="zh", aliases=["润叶"], gender="female")]
+    text = "少平姐说：“吃饭。”\n\n少平愣住了。倒是润叶姐走上前来，仍然笑着说：“走。”\n"
+    _, _, _, _, attrs = analyse(text, chars, "zh", 0.0)
+    assert [(a.speaker, a.surface) for a in attrs] == [("少平姐", "少平姐"), ("田润叶", "润叶")]
+    # someone described, then a kin word (`心虚的女儿…说`): not the father named in the clause before
+    text = "福堂并没有提起刚才的事，但心虚的女儿立刻给父亲解释说：“我出去转转。”\n"
+    _, _, _, _, attrs = analyse(text, [_char("田福堂", "福堂")], "zh", 0.0)
+    assert attrs[0].speaker != "田福堂" and attrs[0].surface.endswith("的女儿")
     # an ellipsis or a dash ends a clause: `……金波` opens one, so `他` is 金波 (not 少平, who opens the paragraph)
     text = "少平说完了他的经历……金波静静地听完他的叙说，并没有表现出惊讶，他说：“好。”\n"
     _, _, _, _, attrs = analyse(text, [_char("孙少平", "少平"), _char("金波")], "zh", 0.0)
@@ -147,14 +157,14 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 
 def test_wp2021_cues(wp2021, bench):
-    """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
-    cues) accuracy 0.599, precision 0.927, explicit cues 0.850; held-out part (the last 500) 0.428 / 0.877 / 0.621
+    """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
+    cues) accuracy 0.614, precision 0.921, explicit cues 0.856; held-out part (the last 500) 0.440 / 0.876 / 0.621
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.585 and d["precision"] >= 0.92 and d["explicit"] >= 0.84
-    assert h["accuracy"] >= 0.415 and h["precision"] >= 0.86 and h["explicit"] >= 0.61
+    assert d["accuracy"] >= 0.60 and d["precision"] >= 0.92 and d["explicit"] >= 0.845
+    assert h["accuracy"] >= 0.425 and h["precision"] >= 0.86 and h["explicit"] >= 0.61
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):

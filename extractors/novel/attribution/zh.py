@@ -18,9 +18,10 @@ from .speaker_guess import Attribution
 from . import zh_model
 from .zh_modern import confidences, modern_turns, pronoun_back
 from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, _GOES_ON_CONF, _HEAR, _KIND_RULE,
-                         _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND, _TOGETHER,
-                         _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause, _place_after,
-                         _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _KIN_OF, _apposed, _heard, _manner, _nobody)
+                         _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND,
+                         _TOGETHER, _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause,
+                         _place_after, _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _kin_of, _described,
+                         _apposed, _heard, _manner, _nobody)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -65,7 +66,7 @@ def _member_subject(st: Attributor, p: int, end: int, ms: list) -> tuple[str, At
     ms = [n for n in ms if n.end - n.start > 1 or not (_PRED2.match(t, n.start) or is_word(t[n.start:n.start + 2]))]
     if _place_after(t, m.end, end):
         return "noun"  # `袁术背后转出骁将俞涉曰`: the place, not the person, opens the clause
-    kin = _KIN_OF.match(t, m.end, end)
+    kin = _kin_of(t, m.end, end, st.index.gender.get(m.cid))
     if kin and kin.end() < end:  # `少安妈说`, `少安他妈说`: his mother, someone the cast does not hold
         return "other", Attribution(slug(t[p:kin.end()]), None, "explicit-verb", None, t[p:kin.end()])
     nxt = max((n for n in ms if n.start == m.end), key=lambda n: n.end, default=None) \
@@ -123,7 +124,7 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
         return "none"
     subj = bare_subject(t[p:end])
     if not subj:
-        return "skip"
+        return _described(t, p, end) or "skip"
     if _manner(t, p, subj):  # `权威地说`, `支支吾吾说`: how it is said; who says it comes before, if anyone
         k = t.find(subj, p) + (len(subj) > 1 and subj[0] in "他她")  # `他生气地说`: 他
         subj = bare_subject(t[p:k] + "说") if k > p else None  # `曹书记权威地说`: 曹书记

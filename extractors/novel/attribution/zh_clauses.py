@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from extractors.characters import slug
 from extractors.text import ZH_FULL_STOPS
 
 from ..cast.zh.lexicon import _SURNAMES, plain_surname, pos_tags
@@ -135,6 +136,30 @@ def _manner(t: str, p: int, core: str) -> bool:
 
 # a member's parent or spouse written after the name (`少安妈`, `少安他妈`, `少安媳妇`): not the member
 _KIN_OF = re.compile(r"[他她]?(?:妈妈|爸爸|媳妇|老婆|女人|男人|丈夫|妻子|妈|爸|爹|娘)")
+# kin written after a name that names the member only when the genders agree (`润叶姐`, `少安哥`, `玉亭叔`: the member;
+# `少平姐`, `少安嫂`: his sister, his brother's wife)
+_KIN_AFTER = re.compile(r"(?:姐姐|姐|妹妹|妹|婶婶|婶|嫂子|嫂)|(?P<m>哥哥|大哥|哥|弟弟|弟|叔叔|叔|伯伯|伯)")
+
+
+def _kin_of(t: str, k: int, end: int, gender: str | None) -> re.Match | None:
+    """The kin word after a member's form at t[k] when it names someone else (`少安妈`; `少平姐`, he being a man), or
+    None."""
+    m = _KIN_OF.match(t, k, end)
+    if m:
+        return m
+    m = _KIN_AFTER.match(t, k, end)
+    return m if m and gender and gender != ("male" if m.group("m") else "female") else None
+
+
+# a person described, then a kin word (`心虚的女儿…说`): someone the tag names, not anyone further back
+_DESCRIBED_KIN = re.compile(r"(?:但|可|而)?([^，。！？：“”对對向给給跟和与與同问問把被让讓叫]{1,4})的(女儿|儿子|媳妇|老婆|丈夫|妻子|父亲|母亲)(?!的)")
+
+
+def _described(t: str, p: int, end: int) -> tuple[str, Attribution] | None:
+    m = _DESCRIBED_KIN.match(t, p, end)
+    return ("other", Attribution(slug(m.group(0)), None, "explicit-verb", None, m.group(0))) if m else None
+
+
 # a kin word before a name in apposition (`他儿子润生`, `他媳妇银花`)
 _KIN_NOUN = re.compile(r"儿子|女儿|媳妇|老婆|丈夫|妻子|男人|女人|爱人|弟弟|哥哥|姐姐|妹妹|侄子|侄女|孙子|外甥|父亲|母亲|爸爸|妈妈")
 

@@ -45,6 +45,23 @@ def cut_book(book: Path, chars: int, out: Path) -> Path:
     return out
 
 
+def added_kind(ln, held: dict) -> str:
+    """How a line the rules left got its speaker: from the model, agreeing or not with the rules' held guess
+    (`held`: line index -> that guess), or otherwise."""
+    if ln.evidence != "llm":
+        return "held guess given back"
+    h = held.get(ln.index)
+    return "llm, no held guess" if h is None else ("llm = held guess" if h == ln.speaker else "llm != held guess")
+
+
+def no_endpoint(name: str) -> bool:
+    """True (and says so) when no LLM endpoint is configured: the real-model benchmarks then skip."""
+    if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"):
+        return False
+    print(f"{name}: no LLM endpoint configured (eval \"$(make -s llm)\" starts a local one): skipped")
+    return True
+
+
 def score_book(book: Path, chat, cache: Path) -> dict:
     from extractors.errors import InputError
     from extractors.novel import extract_novel, load_pdnc_characters, load_pdnc_quotes, score_quotes
@@ -71,12 +88,7 @@ def score_book(book: Path, chat, cache: Path) -> dict:
         t = truth.get(ln.index)
         if ln.kind != "dialogue" or t is None or ln.speaker is None or by[ln.index].speaker is not None:
             continue
-        if ln.evidence == "llm":
-            h = held.get(ln.index)
-            kind = "llm, no held guess" if h is None else ("llm = held guess" if h == ln.speaker else "llm != held guess")
-        else:
-            kind = "held guess given back"
-        kinds.setdefault(kind, Counter())["right" if ln.speaker == t else "wrong"] += 1
+        kinds.setdefault(added_kind(ln, held), Counter())["right" if ln.speaker == t else "wrong"] += 1
     before, after = score_quotes(gold, rules)["overall"], score_quotes(gold, both)["overall"]
     m = json.loads(metrics.read_text(encoding="utf-8")) if metrics.exists() else {}
     return {"book": book.name, "quotes": before["quotes"], "seconds": round(secs, 1),
@@ -94,8 +106,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache/rolecorpus/llm-bench/novel")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    if not (os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY")):
-        print("novel_llm_real: no LLM endpoint configured (eval \"$(make -s llm)\" starts a local one): skipped")
+    if no_endpoint("novel_llm_real"):
         return
     from extractors.llm import chat_model_from_env
 

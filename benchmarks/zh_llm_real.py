@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.novel_llm_real import added_kind, no_endpoint  # noqa: E402
 from benchmarks.zh_modern import DESIGN, WP2021, right  # noqa: E402
 
 
@@ -33,8 +33,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache/rolecorpus/llm-bench/zh")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    if not (os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY")):
-        print("zh_llm_real: no LLM endpoint configured (eval \"$(make -s llm)\" starts a local one): skipped")
+    if no_endpoint("zh_llm_real"):
         return
     from extractors.errors import InputError
     from extractors.llm import chat_model_from_env
@@ -65,8 +64,7 @@ def main() -> None:
             print(json.dumps({"failed": str(e)[:300], "seconds": round(time.monotonic() - t0, 1)}, ensure_ascii=False))
             return
         secs = time.monotonic() - t0
-    r0, r1 = score(text, labels, rules, cast), score(text, labels, both, cast)
-    labels = [d for d, ln in r0["rows"] if ln is not None]  # the cues inside the cut
+    labels = [d for d, ln in score(text, labels, rules, cast)["rows"] if ln is not None]  # the cues inside the cut
     r0, r1 = score(text, labels, rules, cast), score(text, labels, both, cast)
     by = {ln.index: ln for ln in rules}
     held = {ln.index: ln.speaker for ln in guess}
@@ -74,12 +72,7 @@ def main() -> None:
     for d, ln in r1["rows"]:
         if not d["speaker"] or not ln or not ln.speaker or by[ln.index].speaker is not None:
             continue
-        if ln.evidence == "llm":
-            h = held.get(ln.index)
-            kind = "llm, no held guess" if h is None else ("llm = held guess" if h == ln.speaker else "llm != held guess")
-        else:
-            kind = "held guess given back"
-        kinds.setdefault(kind, Counter())["right" if right(d, ln, r1["form"]) else "wrong"] += 1
+        kinds.setdefault(added_kind(ln, held), Counter())["right" if right(d, ln, r1["form"]) else "wrong"] += 1
     m = json.loads(metrics.read_text(encoding="utf-8")) if metrics.exists() else {}
     out = {"chars": len(text), "cues": r0["gold"], "seconds": round(secs, 1), "calls": m.get("calls"),
            "tokens_in": m.get("tokens_in"), "tokens_out": m.get("tokens_out"),

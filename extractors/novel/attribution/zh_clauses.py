@@ -152,10 +152,11 @@ def _kin_of(t: str, k: int, end: int, gender: str | None) -> re.Match | None:
 
 
 # a person described, then a kin word (`心虚的女儿…说`): someone the tag names, not anyone further back
-_DESCRIBED_KIN = re.compile(r"(?:但|可|而)?([^，。！？：“”对對向给給跟和与與同问問把被让讓叫]{1,4})的(女儿|儿子|媳妇|老婆|丈夫|妻子|父亲|母亲)(?!的)")
+_DESCRIBED_KIN = re.compile(r"(?:但|可|而)?[^，。！？：“”对對向给給跟和与與同问問把被让讓叫]{1,4}的(?:女儿|儿子|媳妇|老婆|丈夫|妻子|父亲|母亲)(?!的)")
 
 
 def _described(t: str, p: int, end: int) -> tuple[str, Attribution] | None:
+    """("other", the described person) for a clause opening `…的女儿` (not after a preposition: `对他的女儿`), or None."""
     m = _DESCRIBED_KIN.match(t, p, end)
     return ("other", Attribution(slug(m.group(0)), None, "explicit-verb", None, m.group(0))) if m else None
 

@@ -145,8 +145,8 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
     if kin and subj[0] in "他她" and (not person_like(core) or pos_tags(core)[0][1].startswith("v")):
         # `他抗议说`, `她央求丈夫说`: the pronoun and its verb, not `他女儿`
         return "pronoun", Attribution(want_gender=PRONOUNS[subj[0]], pron_tag=True, surface=subj[0], rule="zh-pronoun")
-    if len(core) == 3 and core[-1] in _ADVERB_END and plain_surname(core[0]):
-        core = core[:2]  # `石钟才对苗凯说`: a two-character name and the adverb `才` (then)
+    if len(core) == 3 and core[-1] in _ADVERB_END and plain_surname(core[0]) and (_lookup(st, core[:2]) or t.count(core) < 3):
+        core = core[:2]  # `石钟才对苗凯说`: a name and the adverb `才` (then); not `侯生才`, a name the text writes often
     if kin and is_group(core):
         return None  # `其人曰`: someone the text has not named
     cid = _lookup(st, core)

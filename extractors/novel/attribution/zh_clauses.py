@@ -123,7 +123,7 @@ def _title_then_name(first: str, second: str) -> bool:
     return title and (pos_tags(second)[0] == (second, "nr") or 2 <= len(second) <= 3 and second[0] in _SURNAMES)
 
 
-_ADVERB_END = "才就也又便却還还都正刚剛只已"
+_ADVERB_END = "才就也又便却還还都正刚剛只已毫"  # (`毫`: `白元毫不…`, `毫无`)
 _ACTS_ON = re.compile(r"(.)了\1|了一[眼下把]")  # `指了指`, `看了一眼`: what follows is the object, not a subject
 
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from ..member import CastMember
 from .lexicon import _FEMALE, _MALE, OFFICES, SURNAME, _pseg, plain_surname, pos_tags, title_or_kin
-from .modern_names import _THING_MEASURE
+from .modern_names import _THING_MEASURE, MIN_FULL
 from .names import has_compound_surname
 from .tags import _PERSON_END, _PRED_CHARS, _base, is_group, tag_subjects
 
@@ -71,8 +71,11 @@ def _merge(text: str, speakers: Counter) -> list[list[str]]:
         if len(f) >= 3 and g and _glued(f, g, speakers):
             groups.pop(f)  # no member of its own: the tags name the member `g` (as the name index reads them)
     for b in list(groups):  # a two-character given name and its full name
-        if len(b) == 2 and b in groups and not plain_surname(b[0]):  # not `封贾诩`, `宣孔明` (enfeoffs, summons)
+        if len(b) == 2 and b in groups:  # not `封贾诩`, `宣孔明` (enfeoffs, summons): with a surname first, `明川` for
+            # `白明川`, only a full name written often that jieba reads as one person's
             full = [f for f, n in _full_names(text, b).items() if n >= 2 or pos_tags(f) == [(f, "nr")]]
+            if plain_surname(b[0]):
+                full = [f for f in full if _full_names(text, b)[f] >= MIN_FULL and pos_tags(f) == [(f, "nr")]]
             for f in full:
                 groups[b].append(f)
                 groups.pop(f, None)

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 
 from .lexicon import _NAME_FINAL, _PRED, SURNAME, _SURNAMES, is_word, plain_surname, pos_tags, title_or_kin
+from .names import has_compound_surname
 
 # a full name is written at least this often (a person who speaks is named more than a handful of times)
 MIN_FULL = 5
@@ -48,8 +49,8 @@ def name_forms(text: str) -> dict[str, str]:
     owners = Counter(f[1:] for f in full)
     for f in full:
         given = f[1:]
-        if owners[given] > 1 or given[0] in SURNAME and plain_surname(given[0]):
-            continue  # two people share it; or it would read as a surname and a name of its own
+        if owners[given] > 1 or has_compound_surname(f):
+            continue  # two people share it; or `马懿` of `司马懿` (a given name opening with a surname is one: `明川`)
         if is_word(given) and not pos_tags(given)[0][1].startswith("nr"):
             continue  # `向前` (forward) in `李向前`: a common word wherever it stands alone
         if text.count(given) - counts[f] >= MIN_GIVEN:

@@ -36,7 +36,7 @@ _PRED2 = re.compile(r"大(?:叫|喝|笑|怒|惊|驚|喜|哭|骂|罵|呼|声|聲)
                     r"开口|開口|寻思|尋思|赌气|賭氣|插嘴|接口|接话|接話|搭话|搭話|抢着|搶著|抗议|抗議|"
                     r"[\u4e00-\u9fff][声聲](?=[叫说說道问問喊嚷笑骂罵答应應])")  # `尖声叫道`: a voice is a manner
 # clause openers that are not subjects
-_OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
+_OPENER = re.compile(r"(?:(?:忽然|忽|又|只|但|却|卻|猛|正|一面|一壁)?(?:听|聽)(?:得|见|見)|(?:忽然|忽|又|只|但|却|卻|猛|正)(?:听|聽|闻|聞)|闻|聞|一面|一壁|一边|一邊|(?:吓|嚇|唬|喜|急|慌|气|氣|羞|臊)(?:得|的)|过了一会儿?|過了一會兒?|过了一阵|過了一陣|就|早|只见|只見|只听|只聽|忽见|忽見|又见|又見|恰值|且兼|不免|彼时|彼時|却说|卻說|且说|且說|话说|話說|于是|於是|当下|當下|此时|此時|"
                      r"因此|因而|所以|一时|一時|这里|這裡|那里|那裡|谁知|誰知|随后|隨後|随即|隨即|然后|然後|接着|接著|这时候|這時候|这时|這時|"
                      r"同时|同時|最后|最後|后来|後來|倒是|可是|但是|不过|不過|然而|原来|原來|忽然|忽|便|又|因|遂|乃|时|時|这|這)+")
 _LOCATIVE = set("上中里裡内內")
@@ -300,6 +300,7 @@ def speaks_directly(clause: str, subj: str) -> bool:
 
 # what stands before `子` in a word for a person (`儿子`, `妻子`, `婆子`, `小子`, `汉子`, `公子`, `瞎子`, `伙子`)
 _PERSON_ZI = set("儿兒孩妻娘婆小汉漢老公太弟女男君夫瞎疯瘋胖傻厨廚骗騙舅嫂婶嬸侄姪孙孫妮崽伙夥贩販探浪戏戲庄莊孔孟荀墨")
+_BODY_PART = re.compile(r"(?:指|舌|眉|拳|额|額|骨|心)[头頭]$")
 
 
 def person_like(subj: str) -> bool:
@@ -313,6 +314,8 @@ def person_like(subj: str) -> bool:
         return False  # `静引诸子`: a verb inside
     if subj[-1] == "子" and len(subj) >= 2 and subj[-2] not in _PERSON_ZI:
         return False  # `车子`, `下子`, `土台子`: a thing's noun suffix (not `儿子`, `婆子`, `小伙子`)
+    if _BODY_PART.search(subj):
+        return False  # `手指头抠着脚指头，说`: the hand is no speaker (a stone may be: 红楼梦's `石头`)
     if subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj) or subj[0] in SURNAME and subj[1:] in OFFICES:
         return True  # (`曹书记`: a surname and an office)
     if len(tags) == 1 and tags[0][1].startswith("nr") or len(tags) == 2 and tags[1][1].startswith("nr") and len(tags[1][0]) >= 2:

@@ -21,7 +21,7 @@ from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, 
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND,
                          _TOGETHER, _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause,
                          _place_after, _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _kin_of, _described,
-                         _apposed, _heard, _manner, _nobody)
+                         _apposed, _heard, _manner, _nobody, _VOICE, _voice)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -179,8 +179,8 @@ def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
     cs, colon = tag_clause(t, s, e), False
     if cs is None:
         cs, colon = _colon_clause(t, s, e), True
-        if cs is None:
-            return _nobody() if _written_colon(t, s, e) else None
+        if cs is None or _VOICE.search(t, s, e):
+            return _voice(st, s, e) or (_nobody() if _written_colon(t, s, e) else None)
     end = e
     while end > cs and t[end - 1] in "：:，, \n\t":  # (no copy of the text before e: this runs per quote)
         end -= 1

@@ -218,8 +218,8 @@ def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
     whole = _uncut_subject(clause)
-    if whole:
-        return whole
+    if whole or clause[:1] in "他她" and [(w == clause[0], f) for w, f in pos_tags(clause)[:2]] == [(True, "r"), (False, "v")]:
+        return whole or clause[0]  # `他压住满肚子的不高兴`: the pronoun, whatever follows a `的` in the object
     compound = has_compound_surname(clause)
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") and not compound \
             or _PRED2.match(clause) or _SENT_OUT.match(clause):

@@ -22,10 +22,11 @@ _BACK = 6  # how many quotations back the history reaches
 _GAP = 3  # ... and within how many paragraphs
 _ANCHOR = 0.8  # a tag's guess this sure is history even when held
 _SURE = 0.5  # a model guess this sure is history in the second pass
+_PRON_GENDER = {"他": "male", "她": "female"}
 FEATURES = ("prev1", "prev1_same", "prev2", "abab", "prev3", "recent", "to_prev", "voc_prev", "voc_own",
             "next1", "next2", "to_next", "voc_next",
             "lead", "narr_own", "narr_after", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
-            "pron_none", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
+            "pron_none", "near_pron_match", "near_pron_clash", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
 
 
 @lru_cache(maxsize=1)
@@ -95,6 +96,8 @@ class _Scene:
     narr_prev: set[str]     # members the paragraph before names
     last_narr: str | None   # the last member the narration names before it, back to `_GAP` paragraphs
     guess: str | None       # the rules' own guess (emitted or held)
+    near_pron: str | None   # the gender of `他`/`她` opening the narration right after it in its paragraph
+    # (`“嗯。”她点点头。`: most often the speaker's own beat)
 
 
 def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
@@ -129,11 +132,13 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
         if ms:
             last_narr = ms[-1].cid
             break
+    after = t[q.outer[-1][1]:att.paras[p][1]].lstrip()
+    near = _PRON_GENDER[after[0]] if after[:1] in _PRON_GENDER and after[1:2] not in "们們" else None
     return _Scene(prev, nxt,
                   [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]],
                   [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]],
                   _opening(att, ps, q.outer[0][0]) if t[ps:q.outer[0][0]].strip() else None,
-                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0])
+                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0], near)
 
 
 def _candidates(att, res: list, sc: _Scene) -> set[str]:
@@ -176,6 +181,8 @@ def _features(att, res: list, a, sc: _Scene, c: str) -> dict[str, float]:
     if a.pron_tag and a.want_gender:
         g = att.index.gender.get(c)
         f["pron_match" if g == a.want_gender else "pron_clash" if g else "pron_none"] = 1.0
+    if sc.near_pron and not a.pron_tag and att.index.gender.get(c):
+        f["near_pron_match" if att.index.gender.get(c) == sc.near_pron else "near_pron_clash"] = 1.0
     if sc.guess == c:
         f["rule_guess"] = 1.0
         f["rule_conf"] = a.confidence or (a.held or (None, 0.0))[1] or 0.0

@@ -196,14 +196,14 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 
 def test_wp2021_cues(wp2021, bench):
-    """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
-    cues) accuracy 0.625, precision 0.926, explicit cues 0.862; held-out part (the last 500) 0.452 / 0.873 / 0.621
+    """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
+    cues) accuracy 0.625, precision 0.929, explicit cues 0.865; held-out part (the last 500) 0.454 / 0.880 / 0.621
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.60 and d["precision"] >= 0.92 and d["explicit"] >= 0.845
-    assert h["accuracy"] >= 0.425 and h["precision"] >= 0.86 and h["explicit"] >= 0.61
+    assert d["accuracy"] >= 0.615 and d["precision"] >= 0.92 and d["explicit"] >= 0.855
+    assert h["accuracy"] >= 0.44 and h["precision"] >= 0.865 and h["explicit"] >= 0.61
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):
@@ -281,6 +281,9 @@ def test_wp2021_people_no_tag_names_are_members_with_their_gender(wp2021):
     assert cast["郝红梅"].gender == cast["孙兰香"].gender == cast["吴月琴"].gender == "female"
     assert cast["顾养民"].gender == "male"
     assert not {"金家湾", "米家镇", "张开嘴"} & set(cast)  # places and a verb that jieba reads as names
+    # no pronoun votes for these: a man's given name (`有智`, `根民`, `国斌`), a woman's (`凤英`, `玉英`)
+    assert {cast[n].gender for n in ("张有智", "刘根民", "冯国斌", "王世才")} == {"male"}
+    assert {cast[n].gender for n in ("贺凤英", "侯玉英", "惠英")} == {"female"}
 
 
 def test_a_tag_opening_the_next_paragraph_names_the_quotation_before():

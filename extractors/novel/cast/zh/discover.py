@@ -109,7 +109,9 @@ def _near_full(text: str, given: str, full: str) -> bool:
 
 # the last character of a given name that is, in modern names, nearly always a woman's (`秀莲`, `晓霞`, `红梅`):
 # a vote worth a few pronouns, as the clause after a name often opens on someone else's 他/她
-_FEMALE_GIVEN = set("娥莲蓮花梅霞香琴莉芳娟丽麗凤鳳珍翠萍燕菊芬婷娜妮媛婉娇嬌玲艳艷兰蘭叶葉")
+_FEMALE_GIVEN = set("娥莲蓮花梅霞香琴莉芳娟丽麗凤鳳珍翠萍燕菊芬婷娜妮媛婉娇嬌玲艳艷兰蘭叶葉英秀")
+# ... and nearly always a man's (`张有智`, `刘根民`, `冯国斌`): the text often gives a minor man no pronoun to vote
+_MALE_GIVEN = set("军軍武民贵貴才宗斌虎强強富福堂亭厚功智雄贤賢龙龍升海刚剛勇山川国國高")
 _GIVEN_VOTE = 3
 
 
@@ -122,6 +124,8 @@ def _gender(text: str, forms: list[str]) -> str | None:
             votes["male"] += 2
     if any(len(f) >= 2 and f[-1] in _FEMALE_GIVEN and not _MALE.search(f) for f in forms):
         votes["female"] += _GIVEN_VOTE
+    elif any(len(f) >= 2 and f[-1] in _MALE_GIVEN and not _FEMALE.search(f) for f in forms):
+        votes["male"] += _GIVEN_VOTE
     if "她" in text:  # the pronoun opening the clause after one the name opens (`润叶低下头，她…`)
         for f in forms:
             for m in re.finditer(r"(?:^|[。！？\n，])" + re.escape(f) + r"[^。！？\n“”，]*[，。！？]([他她])", text):

@@ -111,10 +111,10 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
         got = _member_subject(st, p, end, ms)
         if got is not None:
             return got
-    rel = next((m for m in ms if m.start > p + 1 and t[m.start - 1] == "的"), None)
+    rel = None if re.match("[他她](?![们們])", t[p:p + 2]) else next((m for m in ms if m.start > p + 1 and t[m.start - 1] == "的"), None)
     if rel and rel is ms[0] and rel.end < end and t[rel.end] not in "的之家等们們" and not _SENDS.search(t, p, rel.start) \
             and not _TOWARD.search(t, p, rel.start) and not _ACTS_ON.search(t, p, rel.start):  # not `对身边的金俊山说`, `指了指旁边的兰花`
-        got = _member_subject(st, rel.start, end, ms)  # `坐在炕上的金俊山也…说`: a clause about the name, then it
+        got = _member_subject(st, rel.start, end, ms)  # `坐在炕上的金俊山也…说` (not `他忽然看见…的田福高`: he does)
         if isinstance(got, tuple):
             return got
     heard = _heard(t, p, end, ms) if verb_clause else None
@@ -168,7 +168,7 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
                 ("other", Attribution(slug(full), None, "explicit-verb", None, core))
         return "nobody" if direct else "skip"  # `帝曰`: someone the cast does not hold speaks
     if not person_like(core) and not apposed and not (verb_clause and speaks_directly(t[p:end], core)):
-        return "noun"  # `此石听了`: a noun that is no person; the speaker may be further back
+        return "none" if pos_tags(t[p:end])[0][1] == "v" else "noun"  # `此石听了`: no person; `跳下炕来`: a verb
     return ("kin" if kin else "other"), Attribution(slug(core), None, "explicit-verb", None, core)
 
 

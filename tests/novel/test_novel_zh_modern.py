@@ -208,13 +208,13 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
-    cues) accuracy 0.626, precision 0.928, explicit cues 0.869; held-out part (the last 500) 0.450 / 0.879 / 0.621
+    cues) accuracy 0.641, precision 0.928, explicit cues 0.875; held-out part (the last 500) 0.464 / 0.879 / 0.636
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.615 and d["precision"] >= 0.92 and d["explicit"] >= 0.855
-    assert h["accuracy"] >= 0.44 and h["precision"] >= 0.865 and h["explicit"] >= 0.61
+    assert d["accuracy"] >= 0.63 and d["precision"] >= 0.92 and d["explicit"] >= 0.86
+    assert h["accuracy"] >= 0.45 and h["precision"] >= 0.865 and h["explicit"] >= 0.62
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):
@@ -261,6 +261,17 @@ def test_the_turn_model_weights_are_what_the_fitting_script_fits(wp2021):
     assert all(abs(w[k] - shipped[k]) <= 1e-3 for k in w), {k: (w[k], shipped[k]) for k in w}
     assert shipped["voc_own"] < 0 < shipped["to_prev"]  # the one addressed does not speak; the one asked answers
     assert shipped["near_pron_clash"] < 0 < shipped["near_pron_match"]  # `“嗯。”她点点头。`: her own beat
+    assert shipped["to_prev_pron_match"] > 0  # `”晓霞问他。`: he answers
+
+
+def test_the_turn_model_reads_whom_the_turn_before_asks():
+    """`”晓霞问他。` then an untagged answer: the man of the scene; `问她`: the other woman."""
+    chars = [Character(id=n, name=n, series="t", language="zh", aliases=[n[1:]], gender=g)
+             for n, g in (("孙少平", "male"), ("田晓霞", "female"), ("田润叶", "female"))]
+    for pron, who in (("他", "孙少平"), ("她", "田润叶")):
+        text = f"晓霞看见少平和润叶站在院子里。“你明天走吗？”晓霞问{pron}。\n\n“不走。”\n\n"
+        _, _, _, _, attrs = analyse(text, chars, "zh", 0.0)
+        assert attrs[1].speaker == who and attrs[1].rule == "zh-model", (pron, attrs[1])
 
 
 def test_the_turn_model_reads_the_pronoun_of_the_beat_after_a_quotation():

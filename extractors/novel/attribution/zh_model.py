@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,10 +24,11 @@ _GAP = 3  # ... and within how many paragraphs
 _ANCHOR = 0.8  # a tag's guess this sure is history even when held
 _SURE = 0.5  # a model guess this sure is history in the second pass
 _PRON_GENDER = {"他": "male", "她": "female"}
+_ASKS_PRON = re.compile(r"(?:问|問|对|對|向|朝|冲|衝|跟)(他|她)(?![们們])")
 FEATURES = ("prev1", "prev1_same", "prev2", "abab", "prev3", "recent", "to_prev", "voc_prev", "voc_own",
             "next1", "next2", "to_next", "voc_next",
             "lead", "narr_own", "narr_after", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
-            "pron_none", "near_pron_match", "near_pron_clash", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
+            "pron_none", "near_pron_match", "near_pron_clash", "to_prev_pron_match", "to_prev_pron_clash", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
 
 
 @lru_cache(maxsize=1)
@@ -98,6 +100,7 @@ class _Scene:
     guess: str | None       # the rules' own guess (emitted or held)
     near_pron: str | None   # the gender of `他`/`她` opening the narration right after it in its paragraph
     # (`“嗯。”她点点头。`: most often the speaker's own beat)
+    to_prev_pron: str | None  # the gender of `他`/`她` the tag of the turn before speaks to (`”晓霞问他。`)
 
 
 def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
@@ -134,11 +137,17 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
             break
     after = t[q.outer[-1][1]:att.paras[p][1]].lstrip()
     near = _PRON_GENDER[after[0]] if after[:1] in _PRON_GENDER and after[1:2] not in "们們" else None
+    to_prev_pron = None
+    if prev:
+        qk = att.quotes[prev[0][0]]
+        s0, e0 = att.paras[qk.para][0], att.paras[qk.paras[-1]][1]
+        m = _ASKS_PRON.search(t, qk.outer[-1][1], min(e0, q.outer[0][0])) or _ASKS_PRON.search(t, s0, qk.outer[0][0])
+        to_prev_pron = _PRON_GENDER[m.group(1)] if m else None
     return _Scene(prev, nxt,
                   [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]],
                   [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]],
                   _opening(att, ps, q.outer[0][0]) if t[ps:q.outer[0][0]].strip() else None,
-                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0], near)
+                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0], near, to_prev_pron)
 
 
 def _candidates(att, res: list, sc: _Scene) -> set[str]:
@@ -183,6 +192,8 @@ def _features(att, res: list, a, sc: _Scene, c: str) -> dict[str, float]:
         f["pron_match" if g == a.want_gender else "pron_clash" if g else "pron_none"] = 1.0
     if sc.near_pron and not a.pron_tag and att.index.gender.get(c):
         f["near_pron_match" if att.index.gender.get(c) == sc.near_pron else "near_pron_clash"] = 1.0
+    if sc.to_prev_pron and att.index.gender.get(c):
+        f["to_prev_pron_match" if att.index.gender.get(c) == sc.to_prev_pron else "to_prev_pron_clash"] = 1.0
     if sc.guess == c:
         f["rule_guess"] = 1.0
         f["rule_conf"] = a.confidence or (a.held or (None, 0.0))[1] or 0.0

@@ -42,8 +42,10 @@ THIN_MENTIONS = 30
 THIN_SCALE = 0.85
 
 
-# a name tag holds even where the quote also names its speaker (`"Come, Tom," said Tom to himself`)
-_NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb"})
+# a name tag holds even where the quote also names its speaker (`"Come, Tom," said Tom to himself`; `金俊武…，无可奈何地
+# 对金俊山说：“…你金俊武小子算老几？…”`: what others say of him)
+_NAME_TAGS = frozenset({"verb-name", "name-verb", "zh-name-verb", "zh-other-verb", "zh-post-name-verb", "zh-post-other-verb",
+                        "zh-name-clause", "zh-name-skip"})
 
 
 class Attributor:

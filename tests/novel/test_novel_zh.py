@@ -239,14 +239,19 @@ def test_modern_tags_after_the_quotation():
     assert not any((a.rule or "").startswith("zh-post") for a in attrs[8:]), [a.rule for a in attrs]
 
 
-def test_two_person_exchange_by_alternation_is_held_by_default():
+def test_two_person_exchange_by_alternation_at_its_measured_precision():
     """Paragraphs that are one quotation each, two people named by tags: the untagged turns alternate between
-    them, at a confidence the default hold keeps back (strict alternation is right 0.90 of the time on the English
-    dev novels) and a lower hold emits; a turn that names one of them is not theirs."""
+    them, at the confidence `benchmarks/zh_fit.py` measured for the rule (emitted where it reaches the default hold,
+    held below it); a turn that names one of them is not theirs."""
+    from extractors.novel.attribution import zh_model
+    from extractors.novel.attribution.zh_modern import confidences
+
     text = "\n\n".join(["张伟推开门，看见李娜坐在窗前。", "“你怎么来了？”李娜问。", "“我来看看你。”", "“谁告诉你我病了？”",
                         "“张伟，是王老师说的。”", "“他怎么知道？”", "“他什么都知道。”张伟笑道。", "“那你坐吧。”"])
     _, _, _, quotes, held = analyse(text, [], "zh")
-    assert [a.speaker for a in held] == ["李娜", None, None, None, None, "张伟", None]
+    turns = confidences()["zh-turn"] >= zh_model.hold()
+    assert [a.speaker for a in held] == (["李娜", "张伟", "李娜", None, "李娜", "张伟", "李娜"] if turns else
+                                         ["李娜", None, None, None, None, "张伟", None])
     _, _, _, quotes, attrs = analyse(text, [], "zh", 0.0)
     assert [a.speaker for a in attrs] == ["李娜", "张伟", "李娜", None, "李娜", "张伟", "李娜"], [a.speaker for a in attrs]
     assert {a.rule for a in attrs if a.speaker and a.rule.startswith("zh-turn")} == {"zh-turn"}

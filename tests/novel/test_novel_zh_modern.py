@@ -150,6 +150,12 @@ def test_post_tag_naming_the_one_asked():
     text = "“你还没吃饭哩？”润叶问她二爸。\n\n“刚开完会……”\n"
     k = post_tag_clause(text, text.index("”") + 1, len(text))
     assert text[text.index("”") + 1:k] == "润叶问她二爸"
+    # the tag names the one who asks, and the one asked is spoken to (a verb phrase before `问` too)
+    chars = [_char("孙少安", "少安"), _char("田润叶", "润叶"), _char("田福堂", "福堂"), _char("田润生", "润生")]
+    text = "“你去吗？”少安问润叶。\n\n“怎？”田福堂瞪起眼问儿子。\n\n“那他答应了没？”她急切地问。\n\n"
+    _, _, _, _, attrs = analyse(text, chars, "zh", 0.0)
+    assert [a.speaker for a in attrs[:2]] == ["孙少安", "田福堂"] and attrs[0].addressees == {"田润叶"}
+    assert attrs[2].pron_tag and attrs[2].want_gender == "female"  # a pronoun tag after the quotation is one too
     assert post_tag_clause("“好。”他想起这个问题。", 4, 12) is None  # 问题, a question: no tag
 
 
@@ -217,18 +223,18 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
-    cues) accuracy 0.642, precision 0.928, explicit cues 0.881; held-out part (the last 500) 0.464 / 0.879 / 0.636
+    cues) accuracy 0.668, precision 0.925, explicit cues 0.890; held-out part (the last 500) 0.504 / 0.869 / 0.652
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.63 and d["precision"] >= 0.92 and d["explicit"] >= 0.86
-    assert h["accuracy"] >= 0.45 and h["precision"] >= 0.865 and h["explicit"] >= 0.62
+    assert d["accuracy"] >= 0.655 and d["precision"] >= 0.92 and d["explicit"] >= 0.88
+    assert h["accuracy"] >= 0.49 and h["precision"] >= 0.86 and h["explicit"] >= 0.64
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):
     """`data/zh_model.json`'s hold keeps precision `HOLD_PRECISION` on the design cues, overall and on the lines of each
-    of the most quoted members; one step lower does not (the fitting script's scan stops there). A Chinese book with
+    of the most quoted members; one step lower does not, or the scan reached its floor. A Chinese book with
     no hold given gets it, an English one does not."""
     from extractors.novel.attribution import zh_model
     from extractors.novel.attribution.attributor import DEFAULT_MIN_CONFIDENCE, Attributor
@@ -245,7 +251,8 @@ def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision
     cast = discover_cast(text, "zh", by_lines=False)
     chars = [m.to_character("wp2021", "zh") for m in cast]
     kept = [min(fit.hold_precision(text, labels, cast, chars, x)[1:]) for x in (h, round(h - fit.HOLD_STEP, 2))]
-    assert kept[0] >= fit.HOLD_PRECISION > kept[1], kept
+    assert kept[0] >= fit.HOLD_PRECISION and (fit.HOLD_PRECISION > kept[1] or h <= fit.HOLD_LOWEST + 1e-9), kept
+    assert fit.HOLD_LOWEST > 0.8  # the hand-set confidences of guesses meant to be held stay held
     assert Attributor("", [], [], _index(), "zh").min_confidence == h
     assert Attributor("", [], [], _index(), "en").min_confidence == DEFAULT_MIN_CONFIDENCE
 

@@ -21,7 +21,7 @@ from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, 
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND,
                          _TOGETHER, _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause,
                          _place_after, _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _kin_of, _described,
-                         _apposed, _heard, _manner, _nobody, _VOICE, _voice)
+                         _apposed, _heard, _manner, _nobody, _VOICE, _voice, _NEXT_TAG_END, post_asks_end)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -245,18 +245,21 @@ def _tag(st: Attributor, s: int, e: int) -> Attribution | None:
 
 
 def tags(st: Attributor, pre: tuple[int, int], mids: list[tuple[int, int]], post: tuple[int, int]) -> Attribution | None:
-    """The tag of one quotation: the narration before it first, then after each of its parts."""
-    t = st.text
-    a = _tag(st, *pre)
+    """The tag of one quotation: the narration before it first, then after each of its parts (a pronoun tag there,
+    `“……”她急切地问。`, where the narration before names nobody)."""
+    t, a, pron = st.text, _tag(st, *pre), None
     if a and a.speaker:
         return a
     for s, e in mids + [post]:
-        k = post_tag_clause(t, s, e)  # “……”玄德道。 / “……”张伟笑着说，“……”
-        b = _tag(st, s, k) if k else None
+        k = post_tag_clause(t, s, e)  # “……”玄德道。 / “……”张伟笑着说，“……” / “……”少安问润叶。
+        b = _tag(st, s, v := post_asks_end(t, s, k)) if k else None
+        if b and v < k:  # the one asked is spoken to
+            b.addressees = b.addressees | {m.cid for m in st.index.mentions(t, v, k)}
         if b and b.speaker and (b.rule or "").endswith("-verb"):
             b.rule = "zh-post-" + b.rule[3:]
             return b
-    return a
+        pron = pron or (b if b and b.pron_tag else None)
+    return a or pron
 
 
 def _antecedent(st: Attributor, i: int, gender: str | None) -> tuple[str, str] | None:
@@ -314,9 +317,6 @@ def run(st: Attributor, res: list[Attribution]) -> list[Attribution]:
     modern_turns(st, res)  # the untagged turns alternation leaves (attribution/zh_modern.py)
     zh_model.decode(st, res)  # what is still below the hold: the fitted turn model (attribution/zh_model.py)
     return st._hold_unsure(res)
-
-
-_NEXT_TAG_END = re.compile(r"(?:道|说|說|问|問|答|喊|叫|嚷)道?[。．！]$")
 
 
 def _next_paragraph_tags(st: Attributor, res: list[Attribution]) -> None:

@@ -9,7 +9,7 @@ from extractors.characters import slug
 from extractors.text import ZH_FULL_STOPS
 
 from ..cast.zh.lexicon import _SURNAMES, plain_surname, pos_tags
-from ..cast.zh.tags import _PERSON_END, _SPEECH, _TRANSPARENT, CLAUSE_MARK
+from ..cast.zh.tags import _PERSON_END, _POST_ASKS, _POST_VERB, _SPEECH, _TRANSPARENT, CLAUSE_MARK
 from .speaker_guess import Attribution
 
 _TOWARD = re.compile(r"[对對向给給朝跟冲衝问問和与與同叫找]")
@@ -188,6 +188,8 @@ def _nobody() -> Attribution:
     return Attribution(rule="zh-nobody")
 
 
+# a paragraph of narration alone that ends on its speech verb (`曹书记…一把拉住他说。`): the quotation before's tag
+_NEXT_TAG_END = re.compile(r"(?:道|说|說|问|問|答|喊|叫|嚷)道?[。．！]$")
 _VOICE = re.compile(r"的(?:声音|聲音|喊声|喊聲|叫声|叫聲|说话声|說話聲)[：:]\s*$")
 
 
@@ -197,3 +199,10 @@ def _voice(st, s: int, e: int) -> Attribution | None:
     v = _VOICE.search(st.text, s, e)
     m = next((m for m in st.index.mentions(st.text, max(s, v.start() - 8), v.start()) if m.end == v.start()), None) if v else None
     return Attribution(m.cid, _CONF["cast"]["clause"], "explicit-verb", "zh-voice", m.surface) if m else None
+
+
+def post_asks_end(text: str, s: int, k: int) -> int:
+    """Where the speech verb of the post tag text[s:k] ends: right after `问` when the one asked follows it
+    (`”少安问润叶。`, `”田福堂瞪起眼问儿子。`), else k."""
+    m = None if _POST_VERB.search(text, s, k) else _POST_ASKS.search(text, s, k)
+    return m.start() + 1 if m else k

@@ -202,7 +202,9 @@ def _voice(st, s: int, e: int) -> Attribution | None:
 
 
 def post_asks_end(text: str, s: int, k: int) -> int:
-    """Where the speech verb of the post tag text[s:k] ends: right after `问` when the one asked follows it
-    (`”少安问润叶。`, `”田福堂瞪起眼问儿子。`), else k."""
+    """Where the speech verb of the post tag text[s:k] ends: right after `问` or `回答` when the one asked follows it
+    (`”少安问润叶。`, `”田福堂瞪起眼问儿子。`, `”润叶回答他。`), before `完` (`”玉厚说完，`), else k."""
+    if text[k - 1] == "完":
+        return k - 1
     m = None if _POST_VERB.search(text, s, k) else _POST_ASKS.search(text, s, k)
-    return m.start() + 1 if m else k
+    return m.end(1) if m else k

@@ -68,7 +68,7 @@ _POST_END = re.compile(r"[，,。．！？]")
 # after a quotation only a plain speech verb tags it: `宝玉只答应着` (a reply) or `说着` (goes on to act) do not
 _HEARD = re.compile(r"听|聽|闻|聞")
 _SAYING = re.compile(r"[其之此所这這那][说說言道]$")
-_POST_VERB = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)道?$")
+_POST_VERB = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)[道完]?$")  # (`”玉厚说完，`: he said it)
 
 
 def post_tag_clause(text: str, s: int, e: int) -> int | None:
@@ -86,11 +86,12 @@ def post_tag_clause(text: str, s: int, e: int) -> int | None:
     if _POST_VERB.search(text, p, m.start()):
         return m.start()
     asked = _POST_ASKS.search(text, p, m.start())  # `”润叶问她二爸。`: a question and the one asked
-    return m.start() if asked and not is_word(text[asked.start():asked.start() + 2]) and text[m.start()] in "。．" else None
+    ok = asked and (asked.group(1) == "回答" or not is_word(text[asked.start():asked.start() + 2]))  # not `问题`
+    return m.start() if ok and text[m.start()] in "。．" else None
 
 
 # `问` and who is asked, ending a clause after a quotation (not `问题`, a question: a word of its own)
-_POST_ASKS = re.compile(r"(?<=[\u4e00-\u9fff])(?:问|問)(?:[他她你]|[他她][的]?[\u4e00-\u9fff]{1,3}|[\u4e00-\u9fff]{2,3})$")
+_POST_ASKS = re.compile(r"(?<=[\u4e00-\u9fff])(问|問|回答)(?:[他她你]|[他她][的]?[\u4e00-\u9fff]{1,3}|[\u4e00-\u9fff]{2,3})$")
 
 
 def strip_opener(text: str, pos: int, end: int) -> int:
@@ -312,8 +313,8 @@ def person_like(subj: str) -> bool:
     tags = pos_tags(subj)
     if any(f[:1] == "v" for _, f in tags[1:]):
         return False  # `静引诸子`: a verb inside
-    if subj[-1] == "子" and len(subj) >= 2 and subj[-2] not in _PERSON_ZI:
-        return False  # `车子`, `下子`, `土台子`: a thing's noun suffix (not `儿子`, `婆子`, `小伙子`)
+    if subj[-1] == "子" and len(subj) >= 2 and subj[-2] not in _PERSON_ZI and tags != [(subj, "nr")]:
+        return False  # `车子`, `下子`, `土台子`: a thing's noun suffix (not `儿子`, `婆子`, `小伙子`, `安锁子`)
     if _BODY_PART.search(subj):
         return False  # `手指头抠着脚指头，说`: the hand is no speaker (a stone may be: 红楼梦's `石头`)
     if subj[-1] in _PERSON_END or _FEMALE.search(subj) or _MALE.search(subj) or subj[0] in SURNAME and subj[1:] in OFFICES:

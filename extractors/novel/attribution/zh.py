@@ -21,7 +21,7 @@ from .zh_clauses import (_ALL, _ASKS, _COLON_CONF, _CONF, _FULL_STOP, _GOES_ON, 
                          _LEAD_ON, _LEAD_ON_CONF, _NAME_TAG_RULES, _PRONOUN_CONF, _REPLY_TAG, _SENDS, _SOUND,
                          _TOGETHER, _TOWARD, _TURN_CONF, _WHERE, _adverb_at, _clause_start, _colon_clause,
                          _place_after, _title_then_name, _written_colon, _ACTS_ON, _ADVERB_END, _kin_of, _described,
-                         _apposed, _heard, _manner, _nobody, _VOICE, _voice, _NEXT_TAG_END, post_asks_end)
+                         _apposed, _named, _manner, _nobody, _VOICE, _voice, _NEXT_TAG_END, post_asks_end)
 
 if TYPE_CHECKING:
     from .attributor import Attributor
@@ -117,9 +117,9 @@ def _subject(st: Attributor, p: int, end: int, verb_clause: bool = False) -> tup
         got = _member_subject(st, rel.start, end, ms)  # `坐在炕上的金俊山也…说` (not `他忽然看见…的田福高`: he does)
         if isinstance(got, tuple):
             return got
-    heard = _heard(t, p, end, ms) if verb_clause else None
-    if heard:  # `他还听见孙玉亭在窑里嘟囔说`: the one heard speaks
-        return "cast", Attribution(heard.cid, None, "explicit-verb", None, heard.surface)
+    named = _named(st, p, end, ms, verb_clause)  # the one heard (`他还听见孙玉亭…说`), a name after an office
+    if named:
+        return named
     if t[p] in _PRED or _PRED2.match(t, p, end) or _TRANSPARENT.match(t, p, end):
         return "none"
     subj = bare_subject(t[p:end])

@@ -8,7 +8,7 @@ import re
 from extractors.characters import slug
 from extractors.text import ZH_FULL_STOPS
 
-from ..cast.zh.lexicon import _SURNAMES, plain_surname, pos_tags
+from ..cast.zh.lexicon import _SURNAMES, OFFICES, plain_surname, pos_tags
 from ..cast.zh.tags import _PERSON_END, _POST_ASKS, _POST_VERB, _SPEECH, _TRANSPARENT, CLAUSE_MARK
 from .speaker_guess import Attribution
 
@@ -180,6 +180,33 @@ def _heard(t: str, p: int, end: int, ms: list) -> object | None:
     h = _HEARD.search(t, p, end)
     m = next((m for m in ms if h and m.start == h.end()), None)
     return m if m and m.end < end and t[m.end] not in "的之家等们們" else None
+
+
+# an office or a trade ending a title written before a name in apposition (`公社副主任刘志祥`, `饲养员田万江老汉`)
+_TITLE_END = re.compile("(?:" + "|".join(sorted(OFFICES, key=len, reverse=True)) + r"|教师|教師|干部|幹部|司机|司機|[员員])$")
+_TITLE_FLAGS = ("n", "b", "m", "j", "nt", "ns", "nz", "vn")  # what a title is made of (`公社`, `副`, `一队`, `县委`)
+
+
+def _named(st, p: int, end: int, ms: list, verb_clause: bool) -> tuple[str, Attribution] | None:
+    """A subject named inside text[p:end] past its start: the one heard in a tag's own clause (`他还听见孙玉亭在窑里嘟囔
+    说`), or the name after an office in apposition (`公社副主任刘志祥赶忙说`, `小学教师…`, `饲养员田万江老汉还…说`:
+    the cast member, or the name jieba reads as one person's), not a possessive (`主任刘志祥的`)."""
+    t = st.text
+    heard = _heard(t, p, end, ms) if verb_clause else None
+    if heard:
+        return "cast", Attribution(heard.cid, None, "explicit-verb", None, heard.surface)
+    for k in range(p + 2, min(end, p + 9)):
+        office = _TITLE_END.search(t, p, k)
+        if not office or not any(all(f in _TITLE_FLAGS for _, f in pos_tags(w)) for w in (t[p:k], t[p:office.start()]) if w):
+            continue
+        m = max((m for m in ms if m.start == k), key=lambda m: m.end, default=None)
+        words = pos_tags(t[k:min(end, k + 6)])
+        name = m.surface if m else words[0][0] if words and words[0][1] == "nr" and len(words[0][0]) in (2, 3) else None
+        if not name or not plain_surname(name[0]) or k + len(name) >= end or t[k + len(name)] in "的之家等们們":
+            return None
+        return ("cast", Attribution(m.cid, None, "explicit-verb", None, name)) if m else \
+            ("other", Attribution(slug(name), None, "explicit-verb", None, name))
+    return None
 
 
 def _nobody() -> Attribution:

@@ -342,7 +342,7 @@ def is_group(surface: str) -> bool:
     return bool(_GROUP.search(surface)) and not has_compound_surname(surface)
 
 
-_POEM = re.compile(r"诗|詩|词|詞|赞|讚|歌|^(?:内|內)?(?:书|書)(?!童|生|吏|办|辦)")  # `内书云`: the letter inside reads
+_POEM = re.compile(r"诗|詩|词|詞|赞|讚|歌|^(?:内|內)?(?:书|書)(?!童|生|吏|办|辦|记|記)")  # `内书云`: the letter inside reads
 
 
 def unread_name(clause: str) -> str | None:

@@ -9,7 +9,7 @@ from extractors.characters import slug
 from extractors.text import ZH_FULL_STOPS
 
 from ..cast.zh.lexicon import _SURNAMES, OFFICES, plain_surname, pos_tags
-from ..cast.zh.tags import _PERSON_END, _POST_ASKS, _POST_VERB, _SPEECH, _TRANSPARENT, CLAUSE_MARK
+from ..cast.zh.tags import _PERSON_END, _POST_ASKS, _POST_DONE, _POST_VERB, _SPEECH, _TRANSPARENT, CLAUSE_MARK
 from .speaker_guess import Attribution
 
 _TOWARD = re.compile(r"[对對向给給朝跟冲衝问問和与與同叫找]")
@@ -230,8 +230,9 @@ def _voice(st, s: int, e: int) -> Attribution | None:
 
 def post_asks_end(text: str, s: int, k: int) -> int:
     """Where the speech verb of the post tag text[s:k] ends: right after `问` or `回答` when the one asked follows it
-    (`”少安问润叶。`, `”田福堂瞪起眼问儿子。`, `”润叶回答他。`), before `完` (`”玉厚说完，`), else k."""
-    if text[k - 1] == "完":
-        return k - 1
+    (`”少安问润叶。`, `”田福堂瞪起眼问儿子。`, `”润叶回答他。`), before `完` (`”玉厚说完，`, `”润生说完就…`), else k."""
+    done = _POST_DONE.search(text, s, k)
+    if done:
+        return done.start() + 1
     m = None if _POST_VERB.search(text, s, k) else _POST_ASKS.search(text, s, k)
     return m.end(1) if m else k

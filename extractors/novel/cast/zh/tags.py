@@ -68,7 +68,7 @@ _POST_END = re.compile(r"[，,。．！？]")
 # after a quotation only a plain speech verb tags it: `宝玉只答应着` (a reply) or `说着` (goes on to act) do not
 _HEARD = re.compile(r"听|聽|闻|聞")
 _SAYING = re.compile(r"[其之此所这這那][说說言道]$")
-_POST_VERB = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)[道完]?$")  # (`”玉厚说完，`: he said it)
+_POST_VERB, _POST_DONE = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)道?$"), re.compile(r"(?:说|說)完")  # `”玉厚说完，`
 
 
 def post_tag_clause(text: str, s: int, e: int) -> int | None:
@@ -83,7 +83,7 @@ def post_tag_clause(text: str, s: int, e: int) -> int | None:
         return None
     if _HEARD.search(text, p, m.start()) or _SAYING.search(text, p, m.start()):
         return None  # `”那李嬷嬷听如此说，`: who hears it; `”刘焉然其说，`: `其说` is what was said, no verb
-    if _POST_VERB.search(text, p, m.start()):
+    if _POST_VERB.search(text, p, m.start()) or _POST_DONE.search(text, p, m.start()):  # (`润生说完就…`: he said it)
         return m.start()
     asked = _POST_ASKS.search(text, p, m.start())  # `”润叶问她二爸。`: a question and the one asked
     ok = asked and (asked.group(1) == "回答" or not is_word(text[asked.start():asked.start() + 2]))  # not `问题`
@@ -219,7 +219,7 @@ def bare_subject(clause: str) -> str | None:
     """The subject written at the start of a clause (already past its opener), or None:
     characters up to where the predicate begins, 1-5 of them, person-like."""
     whole = _uncut_subject(clause)
-    if whole or clause[:1] in "他她" and [(w == clause[0], f) for w, f in pos_tags(clause)[:2]] == [(True, "r"), (False, "v")]:
+    if whole or clause[:1] in "他她" and [(w == clause[0], f[:1]) for w, f in pos_tags(clause)[:2]] in _PRON_THEN:
         return whole or clause[0]  # `他压住满肚子的不高兴`: the pronoun, whatever follows a `的` in the object
     compound = has_compound_surname(clause)
     if not clause or clause[0] in _PRED and clause[:2] not in ("道人", "一僧") and not compound \
@@ -287,6 +287,7 @@ def bare_subject(clause: str) -> str | None:
     return out if len(out) <= 5 else None
 
 
+_PRON_THEN = [[(True, "r"), (False, f)] for f in "vpd"]  # `他压住…`, `他用微弱的声音…说`, `她又…`: the pronoun
 # the last character of a word for a person (`丫鬟`, `小厮`, `家人`, `老嬷嬷`, `道士`)
 _PERSON_END = set("人儿兒子头頭鬟娘婆妈媽姐妹嫂姨僧尼士官兵将將吏者客生女母父亲親妇婦嬷嬤童厮廝仆僕奴婢卒使公爷爺叔伯"
                   "兄弟哥侄姪孙孫王帝后妃臣侯主师師仙姑丁汉漢们們等氏郎翁夫监監役贼賊军軍众眾辈輩友宾賓娃")

@@ -239,14 +239,32 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 
 def test_wp2021_cues(wp2021, bench):
-    """Measured with nothing configured at the default hold (the fitted one, 0.82): design part (the first 1,500
-    cues) accuracy 0.668, precision 0.926, explicit cues 0.890; held-out part (the last 500) 0.508 / 0.870 / 0.652
+    """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
+    cues) accuracy 0.677, precision 0.928, explicit cues 0.890; held-out part (the last 500) 0.568 / 0.877 / 0.667
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.655 and d["precision"] >= 0.92 and d["explicit"] >= 0.88
-    assert h["accuracy"] >= 0.49 and h["precision"] >= 0.86 and h["explicit"] >= 0.64
+    assert d["accuracy"] >= 0.665 and d["precision"] >= 0.92 and d["explicit"] >= 0.88
+    assert h["accuracy"] >= 0.55 and h["precision"] >= 0.865 and h["explicit"] >= 0.65
+
+
+def test_more_passes_of_the_turn_model_give_more_right_lines_at_the_same_precision(wp2021, bench, monkeypatch):
+    """Each pass reads the sure guesses of the pass before as turns known: on the design cues, six passes give more
+    right lines than one (0.655 -> 0.677 accuracy) and keep the precision within a point."""
+    from extractors.novel.attribution import zh_model
+
+    text = read_novel(wp2021 / "wp2021_train.txt")
+    labels = bench.load_labels(wp2021 / "label_wp2021_train.txt")[:bench.DESIGN]
+    got = {}
+    for passes in (1, zh_model.PASSES):
+        monkeypatch.setattr(zh_model, "PASSES", passes)
+        _, cast, lines, _ = bench.run_book(wp2021 / "wp2021_train.txt", "wp2021")
+        got[passes] = bench.figures(text, labels, lines, cast)
+    one, many = got[1], got[zh_model.PASSES]
+    assert zh_model.PASSES > 1
+    assert many["right"] >= one["right"] + 20, (one["right"], many["right"])
+    assert many["precision"] >= one["precision"] - 0.01
 
 
 def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision(wp2021):

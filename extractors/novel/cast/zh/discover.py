@@ -212,6 +212,7 @@ def discover_zh(text: str, min_speaks: int = 2) -> list[CastMember]:
                               count=len(pat.findall(text)), speaks=speaks))
     out.extend(_named_often(text, names, {f for m in out for f in [m.name, *m.aliases]}))
     _titled(text, out)
+    _sibling_surname(text, out)
     out.sort(key=lambda m: (-m.speaks, -m.count, m.name))
     return out
 
@@ -259,3 +260,25 @@ def _titled(text: str, members: list[CastMember]) -> None:
         if len(tied) == 1:
             tied[0].aliases.append(form)
 
+
+
+# `少安他姐兰花`, `润生的姐姐润叶`: a sibling named in full (surname first) gives a given name the text never writes in
+# full its surname. Not `表哥` / `干妹` (a cousin by the mother, a sworn sibling: another surname), not `姐夫` (in-law).
+_SIBLING = "(?:他|她|的)(?:亲)?[大二三四五小]?(?:姐姐|姐|妹妹|妹|哥哥|哥|弟弟|弟)"
+
+
+def _sibling_surname(text: str, members: list[CastMember]) -> None:
+    """A two-character member with no full name gets its sibling's surname as its name, the given name as an alias
+    (`兰花` becomes `孙兰花`), where the text names it after a sibling written in full and every such sibling agrees."""
+    taken = {f for m in members for f in [m.name, *m.aliases]}
+    full = {f: m.name[0] for m in members for f in [m.name, *m.aliases]
+            if len(m.name) == 3 and plain_surname(m.name[0]) and not m.narrator}
+    if not full:
+        return
+    sib = re.compile("(" + "|".join(re.escape(f) for f in sorted(full, key=len, reverse=True)) + ")" + _SIBLING)
+    for m in members:
+        if len(m.name) != 2 or m.narrator or any(len(f) == 3 and f.endswith(m.name) for f in m.aliases):
+            continue
+        got = {full[k.group(1)] for k in re.finditer(sib.pattern + re.escape(m.name), text)}
+        if len(got) == 1 and (name := got.pop() + m.name) not in taken:
+            m.aliases, m.name = [m.name, *m.aliases], name

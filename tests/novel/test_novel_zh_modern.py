@@ -187,6 +187,10 @@ def test_post_tag_naming_the_one_asked():
     assert [a.rule for a in attrs[:4]] == ["zh-post-name-verb", "zh-post-name-verb", "zh-post-other-verb", "zh-post-name-verb"]
     assert attrs[4].pron_tag and attrs[4].want_gender == "male"  # `他用…说`: the pronoun before a preposition
     assert post_tag_clause("“好。”他想起这个问题。", 4, 12) is None  # 问题, a question: no tag
+    # `说着`: said it, going on to act (`”曹书记说着，给少平抽出一根纸烟。`); heard saying is no tag
+    text = "“我正找你……”曹书记说着，给少平抽出一根纸烟。\n\n“什么事？”润叶听他说着，笑了。\n\n"
+    _, _, _, _, attrs = analyse(text, [_char("孙少平", "少平"), _char("田润叶", "润叶")], "zh", 0.0)
+    assert (attrs[0].speaker, attrs[0].rule) == ("曹书记", "zh-post-other-verb") and "post" not in attrs[1].rule
 
 
 def test_modern_tags_with_a_manner():
@@ -254,13 +258,13 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
-    cues) accuracy 0.679, precision 0.931, explicit cues 0.896; held-out part (the last 500) 0.602 / 0.929 / 0.727
+    cues) accuracy 0.682, precision 0.931, explicit cues 0.899; held-out part (the last 500) 0.610 / 0.927 / 0.742
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.665 and d["precision"] >= 0.92 and d["explicit"] >= 0.88
-    assert h["accuracy"] >= 0.59 and h["precision"] >= 0.91 and h["explicit"] >= 0.71
+    assert d["accuracy"] >= 0.67 and d["precision"] >= 0.92 and d["explicit"] >= 0.885
+    assert h["accuracy"] >= 0.595 and h["precision"] >= 0.91 and h["explicit"] >= 0.72
 
 
 def test_more_passes_of_the_turn_model_give_more_right_lines_at_the_same_precision(wp2021, bench, monkeypatch):

@@ -65,10 +65,10 @@ def tag_clause(text: str, s: int, e: int) -> int | None:
 
 
 _POST_END = re.compile(r"[，,。．！？]")
-# after a quotation only a plain speech verb tags it: `宝玉只答应着` (a reply) or `说着` (goes on to act) do not
+# after a quotation only a plain speech verb tags it: `宝玉只答应着` (a reply) does not; `曹书记说着，` (said, going on to act) does
 _HEARD = re.compile(r"听|聽|闻|聞")
 _SAYING = re.compile(r"[其之此所这這那][说說言道]$")
-_POST_VERB, _POST_DONE = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)道?$"), re.compile(r"(?:说|說)完")  # `”玉厚说完，`
+_POST_VERB, _POST_DONE = re.compile(r"(?:道|说|說|曰|云|问|問|答|叹|嘆|喊|叫|嚷)道?$"), re.compile(r"(?:说|說)(?:完|着$|著$)")  # `”玉厚说完，`
 
 
 def post_tag_clause(text: str, s: int, e: int) -> int | None:

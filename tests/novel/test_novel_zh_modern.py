@@ -258,12 +258,12 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
-    cues) accuracy 0.682, precision 0.931, explicit cues 0.899; held-out part (the last 500) 0.610 / 0.927 / 0.742
+    cues) accuracy 0.692, precision 0.931, explicit cues 0.902; held-out part (the last 500) 0.610 / 0.924 / 0.742
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.67 and d["precision"] >= 0.92 and d["explicit"] >= 0.885
+    assert d["accuracy"] >= 0.68 and d["precision"] >= 0.92 and d["explicit"] >= 0.885
     assert h["accuracy"] >= 0.595 and h["precision"] >= 0.91 and h["explicit"] >= 0.72
 
 
@@ -331,6 +331,19 @@ def test_the_turn_model_weights_are_what_the_fitting_script_fits(wp2021):
     assert shipped["voc_own"] < 0 < shipped["to_prev"]  # the one addressed does not speak; the one asked answers
     assert shipped["near_pron_clash"] < 0 < shipped["near_pron_match"]  # `“嗯。”她点点头。`: her own beat
     assert shipped["to_prev_pron_match"] > 0  # `”晓霞问他。`: he answers
+
+
+def test_a_pronoun_tag_answering_the_paragraph_before_is_not_the_one_answered():
+    # `“你吃了饭没？”贾冰问。` then `“吃了。”他散谎说。`: 他 answers 贾冰, so 他 is the other man of the scene
+    chars = [Character(id=c, name=c, series="t", language="zh", aliases=a, gender="male")
+             for c, a in (("孙少平", ["少平"]), ("贾冰", []))]
+    text = "少平跟着贾冰进了窑。少平坐下了。\n\n“你吃了饭没？”贾冰问。\n\n“吃了。”他散谎说。\n\n"
+    _, _, _, _, attrs = analyse(text, chars, "zh", 0.0)
+    assert [a.speaker for a in attrs] == ["贾冰", "孙少平"]
+    # within one paragraph the pronoun still takes the last man named before it
+    text = "少平跟着贾冰进了窑。\n\n“你吃了饭没？”贾冰问。他笑着说：“坐！”\n\n"
+    _, _, _, _, attrs = analyse(text, chars, "zh", 0.0)
+    assert [a.speaker for a in attrs] == ["贾冰", "贾冰"]
 
 
 def test_the_turn_model_reads_whom_the_turn_before_asks():

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from extractors.text import ZH_FULL_STOPS
-from ..cast.zh.tags import strip_opener
+from ..cast.zh.tags import post_tag_clause, strip_opener
 
 TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_turns.json"
 RULES = ("zh-turn", "zh-reply-to", "zh-alternate", "zh-alternate-two", "zh-alternate-abab", "zh-alternate-abab-two",
@@ -149,6 +149,7 @@ def pronoun_back(att, i: int, gender: str | None, res: list) -> tuple[str, str] 
     opening in the narration or as the speaker a name tag gave a quotation there."""
     q = att.quotes[i]
     best = None
+    replied = _replied(att, i, res)
     for p in range(max(0, q.para - _BACK_PARAS), q.para):
         if att.para_ch[p] != att.para_ch[q.para]:
             continue
@@ -163,7 +164,21 @@ def pronoun_back(att, i: int, gender: str | None, res: list) -> tuple[str, str] 
                 found.append((att.quotes[j].start, a.speaker, a.surface))
         for _, cid, surface in sorted(found):
             g = att.index.gender.get(cid)
-            if gender is None or g is None or g == gender:
+            if (gender is None or g is None or g == gender) and cid != replied:
                 best = (cid, surface)
     return best
 
+
+
+def _replied(att, i: int, res: list) -> str | None:
+    """The speaker a quotation opening its paragraph answers: the one of the quotation closing the paragraph right
+    before (`“你吃了饭没？”贾冰问。\n\n“吃了。”他散谎说。`: he is not 贾冰), or None."""
+    q = att.quotes[i]
+    if not i or att.text[att.paras[q.para][0]:q.outer[0][0]].strip():
+        return None
+    k = att.quotes[i - 1]
+    if k.paras[-1] != q.para - 1 or att.text[k.outer[-1][1]:att.paras[k.paras[-1]][1]].strip(" \t\n\u3000。．") \
+            and post_tag_clause(att.text, k.outer[-1][1], att.paras[k.paras[-1]][1]) is None:
+        return None
+    a = res[i - 1]
+    return a.speaker if a.speaker in att.index.characters else None

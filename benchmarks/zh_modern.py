@@ -1,7 +1,7 @@
 """Chinese attribution with nothing configured on a modern novel and a classical one: 平凡的世界 (the WP2021
 speech cues of `shared/corpora/wp2021`) and 红楼梦 chapters 1-8 (`shared/corpora/honglou`).
 
-Run: `python benchmarks/zh_modern.py [--misses[=N]] [--cast]`. The cast is discovered (`discover_cast(text, "zh")`),
+Run: `python benchmarks/zh_modern.py [--misses[=N]] [--cast] [--stories]`. The cast is discovered (`discover_cast(text, "zh")`),
 the cues scored by `extractors/novel/evaluation/cue_labels.py`. The 2,000 平凡的世界 cues are split in order: the first
 `DESIGN` (1,500) are the design part, the rest the held-out part, looked at only to check a change. Prints
 accuracy (right among cues with a gold speaker), coverage, precision (right among given) and the accuracy on
@@ -9,6 +9,9 @@ the cues the dataset marks `explicit` (the speaker named in the context), for ea
 apart, the same figures counting right a line given the given name of a labelled full name the text never writes
 (`兰花`, labelled `孙兰花`).
 `--misses` lists the wrong and missed cues of the design part (`--misses=implicit`: one category only).
+Last, what a user holds (`--stories`): the stories of the three most labelled members, cut as the pipeline cuts them,
+each counted "own words" when every line it gives that member is theirs by the labels, and "all right" when every
+labelled line it gives anyone is right; a story's part is the part of its first labelled line.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ def line(name: str, r: dict) -> str:
             f"precision {r['precision']:.3f}{exp}")
 
 
-def wp2021(show: str | None = None, show_cast: bool = False) -> dict:
+def wp2021(show: str | None = None, show_cast: bool = False, with_stories: bool = False) -> dict:
     text, cast, lines, dt = run_book(WP2021 / "wp2021_train.txt", "wp2021")
     labels = load_labels(WP2021 / "label_wp2021_train.txt")
     print(f"平凡的世界 (wp2021): {len(text)} chars, cast {len(cast)}, {dt:.1f} s")
@@ -93,6 +96,8 @@ def wp2021(show: str | None = None, show_cast: bool = False) -> dict:
             c = score(text, [d for d in part if d.get("category") == cat], lines, cast)
             print(f"    {cat}: {c['gold']} cues  accuracy {c['accuracy']:.3f}  coverage {c['coverage']:.3f}  "
                   f"precision {c['precision']:.3f}")
+    if with_stories:
+        out["stories"] = stories(text, labels, lines, cast)
     if show is not None:
         r = out["design"]
         for d, ln in r["rows"]:
@@ -102,6 +107,42 @@ def wp2021(show: str | None = None, show_cast: bool = False) -> dict:
             print("  MISS" if ok is None else "  WRONG", d.get("instance"), d.get("category"), repr(d["context"][-40:]),
                   "gold", d["speaker"], "got", ln.name if ln and ln.speaker else None,
                   (ln.extra.get("rule") if ln else "no line"))
+    return out
+
+
+def stories(text: str, labels: list[dict], lines: list, cast: list) -> dict:
+    """member -> part -> (stories, share with only their own words, share with every labelled line right), for the
+    three most labelled members, printed."""
+    from collections import Counter
+
+    from extractors.characters import AliasResolver
+    from pipeline.segment import Params, Segmenter, floored
+
+    r = score(text, labels, lines, cast)
+    part = {}  # line index -> (gold member id or surface, "design"/"held-out")
+    for n, (d, ln) in enumerate(r["rows"]):
+        if ln is not None and d["speaker"]:
+            part[ln.index] = (r["form"].get(d["speaker"], d["speaker"]), "design" if n < DESIGN else "held-out")
+    chars = [m.to_character("wp2021", "zh") for m in cast]
+    top = [c for c, _ in Counter(g for g, _ in part.values() if g in {c.id for c in chars}).most_common(3)]
+    params = Params()
+    shown = [floored(ln, params.turn_floor, params.tag_floor) for ln in lines]
+    out: dict = {}
+    print("  stories of the three most labelled members (own words / all right, by part):")
+    for cid in top:
+        got = {"design": [0, 0, 0], "held-out": [0, 0, 0]}
+        for st in Segmenter(cid, AliasResolver(chars), params).run(lines):
+            said = [ln for ln in shown[st.first_index:st.last_index + 1] if ln.kind == "dialogue" and ln.speaker]
+            known = [ln for ln in said if ln.index in part]
+            mine = [ln for ln in known if ln.speaker == cid]
+            if not mine:
+                continue  # no labelled line given to the member: the labels cannot judge it
+            g = got[part[mine[0].index][1]]
+            g[0] += 1
+            g[1] += all(part[ln.index][0] == cid for ln in mine)
+            g[2] += all(part[ln.index][0] == ln.speaker for ln in known)
+        out[cid] = {k: (n, own / max(1, n), ok / max(1, n)) for k, (n, own, ok) in got.items()}
+        print(f"    {cid}: " + "; ".join(f"{k} {n} stories {o:.3f} / {a:.3f}" for k, (n, o, a) in out[cid].items()))
     return out
 
 
@@ -116,7 +157,7 @@ def honglou() -> dict:
 def main() -> None:
     show = next((a.partition("=")[2] for a in sys.argv if a.startswith("--misses")), None)
     if WP2021.exists():
-        wp2021(show, "--cast" in sys.argv)
+        wp2021(show, "--cast" in sys.argv, "--stories" in sys.argv)
     if HONGLOU.exists():
         honglou()
 

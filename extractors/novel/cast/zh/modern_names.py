@@ -41,6 +41,8 @@ def name_forms(text: str) -> dict[str, str]:
         if n < MIN_FULL or not plain_surname(f[0]) and n < MIN_FULL_AMBIGUOUS or f[-1] in "家氏的" or title_or_kin(f) or title_or_kin(f[1:]) \
                 or title_or_kin(f[:2]) or f[-1] in _PRED - _NAME_FINAL:
             continue  # `王夫人`, `贾母笑` (贾母 laughs): a title or a kin word, or a name and its predicate
+        if f[-1] == "人" and is_word(f[:-1]):
+            continue  # `庄稼人` (a peasant), `城里人`: a word and 人, someone of that kind, which jieba may read as a name
         tags = pos_tags(f)
         if len(tags) != 1 or not tags[0][1].startswith("nr"):
             continue  # `石圪节` (a place), `马上就`, `明白了`: no one's name to jieba (`李向前` is `nrfg`, a name)

@@ -12,6 +12,7 @@ ROLECORPUS_ALL_TESTS=1); CI (ROLECORPUS_REQUIRE_GOLD=1) and an explicit `-m` run
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -51,6 +52,15 @@ def gold_dir(path: Path, what: str, origin: str, env: str, needs: str) -> Path:
     if REQUIRE_GOLD:
         pytest.fail(f"ROLECORPUS_REQUIRE_GOLD is set and {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+def load_script(path: Path):
+    """A benchmark or script of the repository (`benchmarks/zh_modern.py`) as a module, loaded from its path: they are
+    run as files, not imported as a package."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ them, and the shipped configuration agreeing with the typed defaults."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import io
 import re
 import tokenize
@@ -14,6 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOTS = ("extractors", "pipeline")
@@ -96,9 +97,7 @@ def test_the_calibration_tables_are_the_data_file_the_fitting_script_writes(tmp_
     from extractors.novel.attribution import calibration
 
     path = ROOT / "benchmarks" / "novel_calibrate.py"
-    spec = importlib.util.spec_from_file_location("novel_calibrate", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(path)
     rules, weights = calibration.load_tables()
     assert (rules, weights) == (calibration.RULE_PRECISION, calibration.TURN_WEIGHTS)
     assert len(rules) >= 50 and "verb-name" in rules and "bias" in weights and "posterior" in weights
@@ -114,9 +113,7 @@ def test_the_turn_weights_are_the_data_file_the_fitting_script_writes(tmp_path):
     from extractors.novel.attribution.attributor import Attributor
 
     path = ROOT / "benchmarks" / "novel_turn_weights.py"
-    spec = importlib.util.spec_from_file_location("novel_turn_weights", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(path)
     weights, suggest = conversation.load_weights()
     assert weights == asdict(conversation.Weights()) and suggest == Attributor.SUGGEST
     assert set(suggest) == set(bench.SUG) and bench.as_tables(bench.shipped()) == (weights, suggest)

@@ -3,20 +3,19 @@ No compiler and no model here: the options are computed from sample `/proc/cpuin
 
 from __future__ import annotations
 
-import importlib.util
 import socket
 from pathlib import Path
 
 import pytest
+
+from conftest import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def serve():
-    spec = importlib.util.spec_from_file_location("llm_serve", REPO / "scripts" / "llm_serve.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script(REPO / "scripts" / "llm_serve.py")
     return mod
 
 

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import pipeline.cli  # noqa: F401  (registers the commands)
+from conftest import load_script
 from extractors.characters import load_character, normalize_name
 from extractors.novel.evaluation import pdnc
 from extractors.novel.cast.discover import discover_cast
@@ -132,16 +133,12 @@ def test_invisible_man_attributed_with_the_discovered_cast(pdnc):
     gold mapping (benchmarks/novel_discovered.py; measured precision 0.953, coverage 0.730 at the book's own hold,
     0.75: `said the mariner` goes to the discovered role member `The Mariner`, not to the Invisible Man by
     alternation, and turn-taking guesses for thinly named members are scaled below the fixed hold)."""
-    import importlib.util
-
     from extractors.novel.evaluation import evaluate
     from extractors.novel.extract import extract_novel
     from extractors.novel.evaluation.pdnc import load_quotes
 
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "novel_discovered.py"
-    spec = importlib.util.spec_from_file_location("novel_discovered", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(path)
     book = pdnc / "TheInvisibleMan"
     text = read_novel(book / "novel_text.txt")
     cast = discover_cast(text, "en")
@@ -205,12 +202,8 @@ def test_dev_books_top_speakers_floor(pdnc):
     The Marchioness (The Age of Innocence) and the Duchess of Monmouth (Dorian Gray). (Counting only the guesses kept at
     the default hold gave 116, then 115 with session 38's turn model: The Age of Innocence's Dallas fell to 16th; every
     guess counts since, and he is back.)"""
-    import importlib.util
-
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "cast_discovery.py"
-    spec = importlib.util.spec_from_file_location("cast_discovery", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(path)
     found = wrong = 0
     for book in sorted(p.name for p in pdnc.iterdir() if (p / "novel_text.txt").exists()):
         s = bench.score(discover_cast(read_novel(pdnc / book / "novel_text.txt"), "en"), *bench.gold(pdnc / book))

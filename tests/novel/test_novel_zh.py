@@ -3,9 +3,9 @@ on 红楼梦 1-8 (gold cues in shared/corpora) and small hand-written cases. Off
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
+from conftest import load_script
 from extractors.characters import Character
 from extractors.novel.cast.discover import discover_cast
 from extractors.novel.extract import analyse, extract_novel, read_novel
@@ -128,9 +128,7 @@ def test_honglou_discovery(honglou):
 
 
 def test_honglou_cues(honglou):
-    spec = importlib.util.spec_from_file_location("novel_zh_bench", REPO / "benchmarks" / "novel_zh.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(REPO / "benchmarks" / "novel_zh.py")
     path = honglou / "hongloumeng_1-8.txt"
     text = read_novel(path)
     cast = discover_cast(text, "zh")
@@ -155,9 +153,7 @@ def test_honglou_cues_in_traditional_characters(honglou, tmp_path):
     """红楼梦 1-8 as a traditional edition writes it (OpenCC s2t, phrases and characters): the rules read a simplified
     copy (`zh_script`), and the names come back as the text writes them. Measured: accuracy 0.937, coverage 0.941,
     precision 0.996, as in simplified characters (0.918 / 0.937 / 0.980 when jieba read the traditional text)."""
-    spec = importlib.util.spec_from_file_location("novel_zh_bench", REPO / "benchmarks" / "novel_zh.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(REPO / "benchmarks" / "novel_zh.py")
     text, labels = bench.to_traditional(read_novel(honglou / "hongloumeng_1-8.txt"),
                                         bench.load_labels(honglou / "label_honglou_1-8.txt"))
     path = tmp_path / "hongloumeng_trad.txt"

@@ -4,13 +4,12 @@ and held-out part, as `benchmarks/zh_modern.py` prints them). Offline, no torch.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, gold_dir
+from conftest import SHARED, gold_dir, load_script
 from extractors.characters import Character
 from extractors.novel.cast.discover import discover_cast
 from extractors.novel.cast.zh.tags import bare_subject, post_tag_clause, tag_subjects
@@ -30,9 +29,7 @@ def wp2021() -> Path:
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("zh_modern_bench", REPO / "benchmarks" / "zh_modern.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script(REPO / "benchmarks" / "zh_modern.py")
     return mod
 
 
@@ -306,9 +303,7 @@ def test_the_hold_of_chinese_books_is_the_lowest_that_keeps_the_design_precision
     from extractors.novel.cast.discover import discover_cast
     from extractors.novel.evaluation.cue_labels import load_labels
 
-    spec = importlib.util.spec_from_file_location("zh_model_fit", REPO / "benchmarks" / "zh_model_fit.py")
-    fit = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit)
+    fit = load_script(REPO / "benchmarks" / "zh_model_fit.py")
     h = zh_model.hold()
     assert h is not None and h < DEFAULT_MIN_CONFIDENCE
     text = read_novel(wp2021 / "wp2021_train.txt")
@@ -333,9 +328,7 @@ def test_the_turn_model_weights_are_what_the_fitting_script_fits(wp2021):
     last digits may differ between machines), one for every feature the model reads."""
     from extractors.novel.attribution import zh_model
 
-    spec = importlib.util.spec_from_file_location("zh_model_fit", REPO / "benchmarks" / "zh_model_fit.py")
-    fit = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit)
+    fit = load_script(REPO / "benchmarks" / "zh_model_fit.py")
     w, n = fit.fitted()
     shipped = zh_model.weights()
     assert set(w) == set(shipped) == set(zh_model.FEATURES) and n >= 600

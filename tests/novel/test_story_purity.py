@@ -8,20 +8,18 @@ model: Mr. Beebe 0.875/0.875; at 0.92 (session 36): 0.857/0.810."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from conftest import load_script
 from extractors.novel.evaluation import pdnc as pdnc_mod
 from extractors.novel.extract import extract_novel
 
 
 def _bench():
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "novel_generalisation.py"
-    spec = importlib.util.spec_from_file_location("novel_generalisation", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script(path)
     return mod
 
 

@@ -169,7 +169,6 @@ def pronoun_back(att, i: int, gender: str | None, res: list) -> tuple[str, str] 
     return best
 
 
-
 def _replied(att, i: int, res: list) -> str | None:
     """The speaker a quotation opening its paragraph answers: the one of the quotation closing the paragraph right
     before (`“你吃了饭没？”贾冰问。\n\n“吃了。”他散谎说。`: he is not 贾冰), or None."""
@@ -177,8 +176,10 @@ def _replied(att, i: int, res: list) -> str | None:
     if not i or att.text[att.paras[q.para][0]:q.outer[0][0]].strip():
         return None
     k = att.quotes[i - 1]
-    if k.paras[-1] != q.para - 1 or att.text[k.outer[-1][1]:att.paras[k.paras[-1]][1]].strip(" \t\n\u3000。．") \
-            and post_tag_clause(att.text, k.outer[-1][1], att.paras[k.paras[-1]][1]) is None:
+    if k.paras[-1] != q.para - 1:
         return None
+    s, e = k.outer[-1][1], att.paras[k.paras[-1]][1]
+    if att.text[s:e].strip(" \t\n\u3000。．") and post_tag_clause(att.text, s, e) is None:
+        return None  # narration after it, not its tag: the paragraph goes on past the quotation
     a = res[i - 1]
     return a.speaker if a.speaker in att.index.characters else None

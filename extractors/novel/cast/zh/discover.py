@@ -261,7 +261,6 @@ def _titled(text: str, members: list[CastMember]) -> None:
             tied[0].aliases.append(form)
 
 
-
 # `少安他姐兰花`, `润生的姐姐润叶`: a sibling named in full (surname first) gives a given name the text never writes in
 # full its surname. Not `表哥` / `干妹` (a cousin by the mother, a sworn sibling: another surname), not `姐夫` (in-law).
 _SIBLING = "(?:他|她|的)(?:亲)?[大二三四五小]?(?:姐姐|姐|妹妹|妹|哥哥|哥|弟弟|弟)"
@@ -275,10 +274,16 @@ def _sibling_surname(text: str, members: list[CastMember]) -> None:
             if len(m.name) == 3 and plain_surname(m.name[0]) and not m.narrator}
     if not full:
         return
-    sib = re.compile("(" + "|".join(re.escape(f) for f in sorted(full, key=len, reverse=True)) + ")" + _SIBLING)
-    for m in members:
-        if len(m.name) != 2 or m.narrator or any(len(f) == 3 and f.endswith(m.name) for f in m.aliases):
-            continue
-        got = {full[k.group(1)] for k in re.finditer(sib.pattern + re.escape(m.name), text)}
-        if len(got) == 1 and (name := got.pop() + m.name) not in taken:
-            m.aliases, m.name = [m.name, *m.aliases], name
+    given = {m.name: m for m in members if len(m.name) == 2 and not m.narrator
+             and not any(len(f) == 3 and f.endswith(m.name) for f in m.aliases)}
+    if not given:
+        return
+    sib = re.compile("(" + "|".join(re.escape(f) for f in sorted(full, key=len, reverse=True)) + ")" + _SIBLING
+                     + "(" + "|".join(re.escape(g) for g in given) + ")")
+    surnames: dict[str, set[str]] = {}
+    for k in sib.finditer(text):
+        surnames.setdefault(k.group(2), set()).add(full[k.group(1)])
+    for g, got in surnames.items():
+        if len(got) == 1 and (name := got.pop() + g) not in taken:
+            m = given[g]
+            m.aliases, m.name = [g, *m.aliases], name

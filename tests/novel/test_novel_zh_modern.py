@@ -255,13 +255,13 @@ def test_wp2021_discovery_merges_given_and_full_names(wp2021):
 
 def test_wp2021_cues(wp2021, bench):
     """Measured with nothing configured at the default hold (the fitted one, 0.81): design part (the first 1,500
-    cues) accuracy 0.692, precision 0.931, explicit cues 0.902; held-out part (the last 500) 0.610 / 0.924 / 0.742
+    cues) accuracy 0.701, precision 0.932, explicit cues 0.905; held-out part (the last 500) 0.618 / 0.931 / 0.758
     (figures before each change: docs/benchmarks.md)."""
     out = bench.wp2021()
     d, h = out["design"], out["held-out"]
     assert d["cues"] == 1500 and h["cues"] == 500
-    assert d["accuracy"] >= 0.68 and d["precision"] >= 0.92 and d["explicit"] >= 0.885
-    assert h["accuracy"] >= 0.595 and h["precision"] >= 0.91 and h["explicit"] >= 0.72
+    assert d["accuracy"] >= 0.69 and d["precision"] >= 0.92 and d["explicit"] >= 0.89
+    assert h["accuracy"] >= 0.605 and h["precision"] >= 0.915 and h["explicit"] >= 0.74
 
 
 def test_wp2021_stories_of_the_most_quoted_hold_their_own_words(wp2021, bench):
@@ -369,6 +369,23 @@ def test_the_turn_model_reads_the_pronoun_of_the_beat_after_a_quotation():
     for beat, who in (("她低下了头", "田晓霞"), ("他低下了头", "孙少平")):
         _, _, _, _, attrs = analyse(scene.format(beat), [m, f], "zh")
         assert attrs[0].speaker == who and attrs[0].rule == "zh-model", (beat, attrs[0])
+
+
+def test_the_turn_model_reads_who_opens_the_narration_after_a_quotation():
+    """An untagged quotation whose paragraph goes on `润叶告诉贾老师。` is 润叶's, `晓霞…` 晓霞's; one going on
+    `少平听了…` is not the listener's. A member named three paragraphs back is still of the scene."""
+    m, f = Character(id="孙少平", name="孙少平", series="t", language="zh", aliases=["少平"], gender="male"), \
+        Character(id="田晓霞", name="田晓霞", series="t", language="zh", aliases=["晓霞"], gender="female")
+    scene = "少平和晓霞坐在河边。\n\n河水哗哗地流着。\n\n远处有人唱歌。\n\n“你明天走吗？”{}。\n\n"
+    for beat, who in (("晓霞告诉他", "田晓霞"), ("少平告诉她", "孙少平")):
+        _, _, _, _, attrs = analyse(scene.format(beat), [m, f], "zh", 0.0)
+        assert attrs[0].speaker == who and attrs[0].rule == "zh-model", (beat, attrs[0])
+    from extractors.novel.attribution import zh_model
+
+    assert zh_model.weights()["after_open"] > 0 and zh_model.weights()["narr_back"] > -0.5
+    said = analyse(scene.format("少平告诉她"), [m, f], "zh", 0.0)[4][0]
+    heard = analyse(scene.format("少平听了，低下了头"), [m, f], "zh", 0.0)[4][0]
+    assert heard.speaker != said.speaker or heard.confidence < min(zh_model.hold(), said.confidence), (said, heard)
 
 
 def test_the_turn_model_decides_only_what_the_tags_leave():

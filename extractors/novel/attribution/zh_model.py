@@ -24,10 +24,12 @@ _GAP = 3  # ... and within how many paragraphs
 _ANCHOR = 0.8  # a tag's guess this sure is history even when held
 _SURE = 0.5  # a model guess this sure is history in the second pass
 _PRON_GENDER = {"他": "male", "她": "female"}
+_CLAUSE = re.compile(r"[^，,。．！？；：“”\n]+")  # the first clause of the narration after a quotation
+_HEARS = re.compile(r"听|聽|闻|聞")
 _ASKS_PRON = re.compile(r"(?:问|問|对|對|向|朝|冲|衝|跟)(他|她)(?![们們])")
 FEATURES = ("prev1", "prev1_same", "prev2", "abab", "prev3", "recent", "to_prev", "voc_prev", "voc_own",
             "next1", "next2", "to_next", "voc_next",
-            "lead", "narr_own", "narr_after", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
+            "lead", "after_open", "narr_own", "narr_after", "narr_back", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
             "pron_none", "near_pron_match", "near_pron_clash", "to_prev_pron_match", "to_prev_pron_clash", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
 
 
@@ -101,6 +103,9 @@ class _Scene:
     near_pron: str | None   # the gender of `他`/`她` opening the narration right after it in its paragraph
     # (`“嗯。”她点点头。`: most often the speaker's own beat)
     to_prev_pron: str | None  # the gender of `他`/`她` the tag of the turn before speaks to (`”晓霞问他。`)
+    narr_back: set[str]     # members the narration names two and three paragraphs before
+    after_open: str | None  # the member opening the narration right after it in its paragraph, not as a listener
+    # (`“我是石圪节公社的。”润叶告诉贾老师。`, `”侯玉英兴奋地笑着，对少平说。`; not `”少平听了…`)
 
 
 def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
@@ -127,6 +132,7 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
         narr_prev = {m.cid for m in att.narr_mentions.get(p - 1, [])}
         if not att.by_para.get(p - 1):
             beat = _opening(att, *att.paras[p - 1])
+    narr_back = {m.cid for k in range(max(0, p - _GAP), p - 1) if att.para_ch[k] == ch for m in att.narr_mentions.get(k, [])}
     last_narr = None
     for k in range(p, max(-1, p - _GAP - 1), -1):
         if att.para_ch[k] != ch:
@@ -136,6 +142,9 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
             last_narr = ms[-1].cid
             break
     after = t[q.outer[-1][1]:att.paras[p][1]].lstrip()
+    a0, ae = q.outer[-1][1], att.paras[q.paras[-1]][1]
+    clause = _CLAUSE.match(t, a0, ae)
+    after_open = opening_member(att, a0, ae) if clause and not _HEARS.search(clause.group(0)) else None
     near = _PRON_GENDER[after[0]] if after[:1] in _PRON_GENDER and after[1:2] not in "们們" else None
     to_prev_pron = None
     if prev:
@@ -147,7 +156,7 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
                   [m.cid for m in att.narr_mentions.get(p, []) if m.start < q.outer[0][0]],
                   [m.cid for m in att.narr_mentions.get(p, []) if m.start >= q.outer[-1][1]],
                   _opening(att, ps, q.outer[0][0]) if t[ps:q.outer[0][0]].strip() else None,
-                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0], near, to_prev_pron)
+                  beat, narr_prev, last_narr, a.speaker or (a.held or (None,))[0], near, to_prev_pron, narr_back, after_open)
 
 
 def _candidates(att, res: list, sc: _Scene) -> set[str]:
@@ -157,7 +166,7 @@ def _candidates(att, res: list, sc: _Scene) -> set[str]:
     near = [turns[0][0] for turns in (sc.prev, sc.nxt) if turns]  # the turns right before and after
     for k in near:
         cands |= set(res[k].addressees) | set(res[k].vocatives)
-    cands |= set(sc.own_before) | set(sc.own_after) | sc.narr_prev | {sc.beat, sc.guess}
+    cands |= set(sc.own_before) | set(sc.own_after) | sc.narr_prev | sc.narr_back | {sc.beat, sc.guess}
     return {c for c in cands if c in att.index.characters}
 
 
@@ -181,12 +190,14 @@ def _features(att, res: list, a, sc: _Scene, c: str) -> dict[str, float]:
         f["to_next"] = float(c in res[nxt[0][0]].addressees)  # `X对c说` next: c spoke before
         f["voc_next"] = float(c in res[nxt[0][0]].vocatives)
     f["lead"] = float(sc.lead == c)
+    f["after_open"] = float(sc.after_open == c)
     f["narr_own"] = float(c in sc.own_before)
     f["narr_after"] = float(c in sc.own_after)
     f["beat"] = float(sc.beat == c)
     f["last_narr"] = float(sc.last_narr == c)
     f["mentions"] = math.log1p(getattr(att.index.characters[c], "mentions", 0) or 0) / 5
     f["narr_prev"] = float(c in sc.narr_prev)
+    f["narr_back"] = float(c in sc.narr_back)
     if a.pron_tag and a.want_gender:
         g = att.index.gender.get(c)
         f["pron_match" if g == a.want_gender else "pron_clash" if g else "pron_none"] = 1.0

@@ -21,6 +21,7 @@ TABLE = Path(__file__).resolve().parent.parent / "data" / "zh_model.json"
 RULE = "zh-model"
 _BACK = 6  # how many quotations back the history reaches
 _GAP = 3  # ... and within how many paragraphs
+_NARR_BACK = 3  # the members named this many paragraphs back are of the scene
 _ANCHOR = 0.8  # a tag's guess this sure is history even when held
 _SURE = 0.5  # a model guess this sure is history in the second pass
 _PRON_GENDER = {"他": "male", "她": "female"}
@@ -132,7 +133,7 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
         narr_prev = {m.cid for m in att.narr_mentions.get(p - 1, [])}
         if not att.by_para.get(p - 1):
             beat = _opening(att, *att.paras[p - 1])
-    narr_back = {m.cid for k in range(max(0, p - _GAP), p - 1) if att.para_ch[k] == ch for m in att.narr_mentions.get(k, [])}
+    narr_back = {m.cid for k in range(max(0, p - _NARR_BACK), p - 1) if att.para_ch[k] == ch for m in att.narr_mentions.get(k, [])}
     last_narr = None
     for k in range(p, max(-1, p - _GAP - 1), -1):
         if att.para_ch[k] != ch:

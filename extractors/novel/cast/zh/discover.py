@@ -113,6 +113,8 @@ _FEMALE_GIVEN = set("娥莲蓮花梅霞香琴莉芳娟丽麗凤鳳珍翠萍燕�
 # ... and nearly always a man's (`张有智`, `刘根民`, `冯国斌`): the text often gives a minor man no pronoun to vote
 _MALE_GIVEN = set("军軍武民贵貴才宗斌虎强強富福堂亭厚功智雄贤賢龙龍升海刚剛勇山川国國高")
 _GIVEN_VOTE = 3
+_WIFE = ("妻子", "媳妇", "老婆", "婆姨")
+_SPOUSE = r"(他|她)的?(爱人|妻子|媳妇|老婆|婆姨|丈夫|男人)"
 
 
 def _gender(text: str, forms: list[str]) -> str | None:
@@ -126,6 +128,10 @@ def _gender(text: str, forms: list[str]) -> str | None:
         votes["female"] += _GIVEN_VOTE
     elif any(len(f) >= 2 and f[-1] in _MALE_GIVEN and not _FEMALE.search(f) for f in forms):
         votes["male"] += _GIVEN_VOTE
+    for f in forms:  # a spouse in apposition: `他爱人徐爱云` (his wife), `她男人王满银`, `丈夫…`
+        for m in re.finditer(_SPOUSE + re.escape(f), text):
+            wife = m.group(2) in _WIFE or m.group(2) == "爱人" and m.group(1) == "他"
+            votes["female" if wife else "male"] += 2
     if "她" in text:  # the pronoun opening the clause after one the name opens (`润叶低下头，她…`)
         for f in forms:
             for m in re.finditer(r"(?:^|[。！？\n，])" + re.escape(f) + r"[^。！？\n“”，]*[，。！？]([他她])", text):

@@ -146,6 +146,19 @@ def test_hard_wrapped_text_with_long_speeches_keeps_its_paragraphs():
     assert not hard_wrapped(one_per_line) and len(split_paragraphs(one_per_line)) == 40
 
 
+def test_a_short_chapter_of_a_text_set_a_paragraph_a_line_keeps_its_paragraphs(tmp_path):
+    """A text with no blank lines and a paragraph a line (as some e-book exports are): a chapter too short to tell
+    its own layout is split by line as the whole text is, so the reply after a tagged line is not the tag's."""
+    long_chapter = "\n".join(f"Anne walked down the lane for the {i}th time that week, thinking of nothing at all "
+                             "and of everything, as girls of eleven will." for i in range(30))
+    short = ('\n"I have come to stay," said Anne.\n"You have not," answered Marilla.\n"I have."\n"Then stay."\n'
+             "Anne sat down.\n")
+    text = "CHAPTER I.\n" + long_chapter + "\nCHAPTER II." + short + "CHAPTER III.\n" + long_chapter + "\n"
+    got = spoken(tmp_path, text, [ANNE, MARILLA])
+    assert [t.strip('"') for t, _ in got][:4] == ["I have come to stay,", "You have not,", "I have.", "Then stay."]
+    assert [s for _, s in got][:2] == ["anne", "marilla"] and got[2][1] != "marilla" and got[3][1] != "anne"
+
+
 HARRIS = Character(id="harris", name="Miss Lucillia Harris", series="t", gender="female")
 MATTHEW = Character(id="matthew", name="Matthew Cuthbert", series="t", aliases=["Matthew"], gender="male")
 RABBIT = Character(id="rabbit", name="The White Rabbit", series="t", gender="male")

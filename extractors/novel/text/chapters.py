@@ -110,13 +110,21 @@ def hard_wrapped(chunk: str) -> bool:
     return 40 <= p95 <= 100 and sum(1 for n in lens if n >= p95 - 15) >= 0.5 * len(lens)
 
 
-def split_paragraphs(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """(start, end) offsets of the non-blank paragraphs of text[start:end], whitespace trimmed."""
+def a_paragraph_a_line(chunk: str, blocks: int | None = None) -> bool:
+    """Whether a text sets one paragraph a line: hardly any blank lines, and lines not broken at a fixed width."""
+    n_lines = chunk.count("\n") + 1
+    blocks = sum(1 for _ in _BLOCK.finditer(chunk)) if blocks is None else blocks
+    return blocks * 8 < n_lines and n_lines > 20 and not hard_wrapped(chunk)
+
+
+def split_paragraphs(text: str, start: int = 0, end: int | None = None, by_line: bool = False) -> list[tuple[int, int]]:
+    """(start, end) offsets of the non-blank paragraphs of text[start:end], whitespace trimmed. `by_line`: the whole
+    text sets a paragraph a line (`a_paragraph_a_line`), so a short chapter of it does too, whatever its own lines
+    suggest; else the chunk's own layout decides."""
     end = len(text) if end is None else end
     chunk = text[start:end]
     blocks = [m.span() for m in _BLOCK.finditer(chunk)]
-    n_lines = chunk.count("\n") + 1
-    if len(blocks) * 8 < n_lines and n_lines > 20 and not hard_wrapped(chunk):
+    if by_line or a_paragraph_a_line(chunk, len(blocks)):
         blocks = [m.span() for m in _LINE.finditer(chunk)]  # hardly any blank lines, long lines: a paragraph a line
     out = []
     for s, e in blocks:

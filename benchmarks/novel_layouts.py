@@ -1,12 +1,13 @@
-"""Rule attribution on every PDNC dev novel as it comes (broken at a fixed width, blank lines between paragraphs)
-and the same text set a paragraph a line with no blank lines (as some e-book exports are): the layout should not
-change who speaks.
+"""Rule attribution on every PDNC dev novel as it comes (broken at a fixed width, blank lines between paragraphs),
+set a paragraph a line with no blank lines (as some e-book exports are), and with an indent opening each paragraph
+and no blank lines (as many older e-texts are): the layout should not change who speaks.
 
 Usage: python benchmarks/novel_layouts.py [--books A,B]
 
-The second layout joins each paragraph's lines with spaces and ends it with a single newline, character for
-character in place (`\\n\\n` -> ` \\n`, a line break inside a paragraph -> ` `), so the gold offsets still hold.
-Prints accuracy / coverage / precision at the default hold for both, the held-back books marked.
+Both other layouts are made character for character in place, so the gold offsets still hold: a paragraph a line
+joins each paragraph's lines with spaces (`\\n\\n` -> ` \\n`, a line break inside a paragraph -> ` `); indented
+keeps the lines and opens each paragraph with a space instead of the blank line before it (`\\n\\n` -> `\\n `).
+Prints accuracy / coverage / precision at the default hold for each, the held-back books marked.
 """
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ def a_paragraph_a_line(text: str) -> str:
     return re.sub(r"(?<! )\n(?!\n)", " ", text.replace("\n\n", " \n"))
 
 
+def indented(text: str) -> str:
+    """The text with no blank lines, each paragraph opening with an indent, every offset unchanged."""
+    return text.replace("\n\n", "\n ")
+
+
 def figures(book: str, text: str, chars, gold) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "novel_text.txt"
@@ -43,15 +49,15 @@ def main() -> None:
     ap.add_argument("--books", help="comma-separated PDNC book folders (default: all)")
     args = ap.parse_args()
     books = args.books.split(",") if args.books else sorted(p.name for p in D.iterdir() if p.is_dir())
-    print(f"{'book':26s} {'as it comes: acc / cov / prec':32s} a paragraph a line")
+    print(f"{'book':28s} {'as it comes: acc / cov / prec':32s} {'a paragraph a line':24s} indented")
     for book in books:
         d = D / book
         chars, gold = pdnc.load_characters(d), pdnc.load_quotes(d)
         text = (d / "novel_text.txt").read_text(encoding="utf-8")
-        got = [figures(book, t, chars, gold) for t in (text, a_paragraph_a_line(text))]
+        got = [figures(book, t, chars, gold) for t in (text, a_paragraph_a_line(text), indented(text))]
         cells = ["%.3f / %.3f / %.3f" % (o["accuracy"], o["coverage"], o["precision"]) for o in got]
         name = book[:22] + (" (held back)" if book in HELD else "")
-        print(f"{name:26s} {cells[0]:32s} {cells[1]}", flush=True)
+        print(f"{name:28s} {cells[0]:32s} {cells[1]:24s} {cells[2]}", flush=True)
 
 
 if __name__ == "__main__":

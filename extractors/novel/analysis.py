@@ -8,7 +8,7 @@ from __future__ import annotations
 from extractors.characters import Character
 
 from .attribution.attributor import Attribution, Attributor
-from .text.chapters import a_paragraph_a_line, conversation_chapters, split_chapters, split_paragraphs
+from .text.chapters import conversation_chapters, split_chapters, split_paragraphs, text_layout
 from .cast.names import NameIndex
 from .text.quotes import Quote, detect_style, find_quotes
 from .text.simplified import simplified_view
@@ -21,9 +21,9 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
     chapters = split_chapters(text)
     paras: list[tuple[int, int]] = []
     para_ch: list[int] = []
-    by_line = a_paragraph_a_line(text)  # decided on the whole text: a short chapter has too few lines to tell
+    layout = text_layout(text)  # decided on the whole text: a short chapter has too few lines to tell
     for ci, ch in enumerate(chapters):
-        for s, e in split_paragraphs(text, ch.start, ch.end, by_line):
+        for s, e in split_paragraphs(text, ch.start, ch.end, None if layout == "blank" else layout):
             if ch.title and s < ch.head_end and not ch.part:  # the heading itself (one line, or `CHAPTER ⏎ 1`)
                 rest = text[ch.head_end:e]
                 if not rest.strip():

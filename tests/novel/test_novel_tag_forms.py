@@ -159,6 +159,27 @@ def test_a_short_chapter_of_a_text_set_a_paragraph_a_line_keeps_its_paragraphs(t
     assert [s for _, s in got][:2] == ["anne", "marilla"] and got[2][1] != "marilla" and got[3][1] != "anne"
 
 
+def test_a_text_with_an_indent_opening_each_paragraph_and_no_blank_lines_keeps_its_paragraphs(tmp_path):
+    """Lines broken at a fixed width, no blank lines, an indent opening each paragraph (many older e-texts): each
+    indent starts a paragraph, so an untagged reply is not the tag's speaker of the line before."""
+    narration = ("    Anne walked down the lane, thinking of nothing at all and of everything, as girls\n"
+                 "of eleven will, and of the trees and of the brook and of the long white road.\n") * 12
+    talk = ('    "I have come to stay," said Anne, folding her hands and looking at the old woman\n'
+            "in the doorway with her chin up.\n"
+            '    "You have not," answered Marilla, who did not move from her place by the door of\n'
+            "the kitchen.\n"
+            '    "I have. I have come a long way and I mean to stay here for good and all, Marilla."\n'
+            '    "Then stay, child, and be quick about it, for the kettle is boiling over."\n')
+    text = "CHAPTER I.\n" + narration + talk + narration
+    paras = split_paragraphs(text)
+    assert len(paras) == 1 + 12 + 4 + 12  # the heading, then one paragraph an indent
+    got = spoken(tmp_path, text, [ANNE, MARILLA])
+    assert [s for _, s in got][:2] == ["anne", "marilla"] and got[2][1] != "marilla" and got[3][1] != "anne"
+    # a text with blank lines between its paragraphs keeps them, indented lines inside (a letter) or not
+    letter = "Dear Sir,\n\n    I write to say that I am\ncoming home.\n\nYours, A.\n"
+    assert len(split_paragraphs(letter)) == 3
+
+
 HARRIS = Character(id="harris", name="Miss Lucillia Harris", series="t", gender="female")
 MATTHEW = Character(id="matthew", name="Matthew Cuthbert", series="t", aliases=["Matthew"], gender="male")
 RABBIT = Character(id="rabbit", name="The White Rabbit", series="t", gender="male")

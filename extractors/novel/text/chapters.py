@@ -110,22 +110,46 @@ def hard_wrapped(chunk: str) -> bool:
     return 40 <= p95 <= 100 and sum(1 for n in lens if n >= p95 - 15) >= 0.5 * len(lens)
 
 
-def a_paragraph_a_line(chunk: str, blocks: int | None = None) -> bool:
-    """Whether a text sets one paragraph a line: hardly any blank lines, and lines not broken at a fixed width."""
+_INDENTED = re.compile(r"^[ \t\u3000]+\S", re.M)
+_INDENT_BREAK = re.compile(r"\n(?=[ \t\u3000]+\S)")
+
+
+def text_layout(chunk: str, blocks: int | None = None) -> str:
+    """How a text parts its paragraphs: `blank` lines between them; a paragraph a `line` (hardly any blank lines,
+    lines not broken at a fixed width: some e-book exports); or an `indent` opening each one (hardly any blank lines,
+    lines broken at a fixed width, at least one line in 20 indented)."""
     n_lines = chunk.count("\n") + 1
     blocks = sum(1 for _ in _BLOCK.finditer(chunk)) if blocks is None else blocks
-    return blocks * 8 < n_lines and n_lines > 20 and not hard_wrapped(chunk)
+    if blocks * 8 >= n_lines or n_lines <= 20:
+        return "blank"
+    if not hard_wrapped(chunk):
+        return "line"
+    return "indent" if len(_INDENTED.findall(chunk)) * 20 >= n_lines else "blank"
 
 
-def split_paragraphs(text: str, start: int = 0, end: int | None = None, by_line: bool = False) -> list[tuple[int, int]]:
-    """(start, end) offsets of the non-blank paragraphs of text[start:end], whitespace trimmed. `by_line`: the whole
-    text sets a paragraph a line (`a_paragraph_a_line`), so a short chapter of it does too, whatever its own lines
-    suggest; else the chunk's own layout decides."""
+def _indent_split(chunk: str, s: int, e: int) -> list[tuple[int, int]]:
+    """chunk[s:e] cut before every line that opens with an indent."""
+    cuts = [m.start() for m in _INDENT_BREAK.finditer(chunk, s, e)]
+    return list(zip([s, *cuts], [*cuts, e]))
+
+
+def split_paragraphs(text: str, start: int = 0, end: int | None = None, layout: str | None = None
+                     ) -> list[tuple[int, int]]:
+    """(start, end) offsets of the non-blank paragraphs of text[start:end], whitespace trimmed. `layout`: the whole
+    text's (`text_layout`), so a short chapter is split as the rest is, whatever its own lines suggest; None: the
+    chunk's own layout decides, but a part of a text is never `indent` on its own (indented lines in a chapter of a
+    text with blank lines are a letter or verse set off from the narration, not paragraph openings)."""
     end = len(text) if end is None else end
     chunk = text[start:end]
     blocks = [m.span() for m in _BLOCK.finditer(chunk)]
-    if by_line or a_paragraph_a_line(chunk, len(blocks)):
-        blocks = [m.span() for m in _LINE.finditer(chunk)]  # hardly any blank lines, long lines: a paragraph a line
+    if layout is None:
+        layout = text_layout(chunk, len(blocks))
+        if layout == "indent" and (start, end) != (0, len(text)):
+            layout = "blank"
+    if layout == "line":
+        blocks = [m.span() for m in _LINE.finditer(chunk)]
+    elif layout == "indent":  # a block runs on until a line opens with an indent
+        blocks = [span for s, e in blocks for span in _indent_split(chunk, s, e)]
     out = []
     for s, e in blocks:
         seg = chunk[s:e]

@@ -21,6 +21,15 @@ def test_chapters_english_roman_and_arabic():
     assert "Two." in text[chs[2].start:chs[2].end] and "Three." not in text[chs[2].start:chs[2].end]
 
 
+def test_a_long_title_in_capitals_on_the_heading_line_is_a_heading_and_a_long_sentence_is_not():
+    title = "CHAPTER III. RELATES HOW OLIVER TWIST WAS VERY NEAR GETTING A PLACE WHICH WOULD NOT HAVE BEEN A SINECURE"
+    text = "CHAPTER I.\nOne.\n" + title + "\nTwo.\n"
+    assert [c.title for c in split_chapters(text)] == ["CHAPTER I.", title]
+    prose = ("Chapter 3 of the report, which nobody in the town had read, said a good deal about the mill and about "
+             "the men who worked in it.")
+    assert [c.title for c in split_chapters("CHAPTER I.\nOne.\n" + prose + "\n")] == ["CHAPTER I."]
+
+
 def test_chapters_chinese():
     text = "第一回 宴桃园豪杰三结义\n\n玄德曰：“好。”\n\n第二回 张翼德怒鞭督邮\n\n飞曰：“走。”\n"
     chs = split_chapters(text)

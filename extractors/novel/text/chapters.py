@@ -6,8 +6,8 @@ uses them for several chapters, the parts a book is divided into (`BOOK ONE`, `B
 FIRST`, `VOLUME I`), `第…章`, `第…回`, `第…节`, `第…卷`, `第…部`. A part heading divides the units but ends no
 conversation (`conversation_chapters`), and stays a paragraph for the attribution rules. A heading that runs over two
 lines is one title with its words on one line (`CHAPTER 1`); `Chapter.head_end` is where it ends. Paragraphs are
-blocks separated by blank lines; a text with (almost) no blank lines (common in Chinese novels) has one paragraph per
-non-empty line.
+blocks separated by blank lines; a text with (almost) no blank lines has one paragraph per non-empty line (common in
+Chinese novels and e-book exports) or, broken at a fixed width, one per indent (`text_layout`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from dataclasses import dataclass
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                  "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty")
 _ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last"
+# the title on the same line: up to 80 characters, or up to 200 in capitals (`CHAPTER III. RELATES HOW OLIVER TWIST WAS
+# VERY NEAR GETTING A PLACE…`, a wrapped title on one line)
 _EN_HEAD = re.compile(r"^[ \t]*(?:CHAPTER|Chapter|CHAP\.|Chap\.)[ \t]+([IVXLCDM]+|\d+|[A-Z][a-z]+(?:-[a-z]+)?|[A-Z]+)\b"
-                      r"[^\n]{0,80}$", re.M)
+                      r"(?:[^\n]{0,80}|[^a-z\n]{0,200})$", re.M)
 # `CHAPTER` alone on its line, the number on the next one (after at most one blank line)
 _EN_HEAD_BELOW = re.compile(
     r"^[ \t]*(?:CHAPTER|Chapter)\.?[ \t]*\n(?:[ \t]*\n)?[ \t]*((?:[IVXLCDM]+|\d+)\.?|(?i:(?:" + _NUMBER_WORDS

@@ -1,11 +1,12 @@
 """What a user gets with no configuration: each PDNC dev novel attributed with the cast that
 `characters discover` finds (not the gold character list), scored against the gold speakers.
 
-Usage: python benchmarks/novel_discovered.py [--books A,B] [--stories]
+Usage: python benchmarks/novel_discovered.py [--books A,B] [--stories] [--layout line|indented]
 
 A discovered member counts as a gold character when its names resolve to that character and no
 other; a line given to a member that maps to no gold character counts as wrong (so a name the gold
-list lacks, such as `May` for Miss Welland, is scored as a wrong speaker).
+list lacks, such as `May` for Miss Welland, is scored as a wrong speaker). `--layout`: the text set a paragraph a
+line or indented, as `novel_layouts.py` sets it (offsets kept).
 """
 from __future__ import annotations
 
@@ -61,12 +62,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--books", default="")
     ap.add_argument("--stories", action="store_true", help="also print story purity (top-3 gold characters)")
+    ap.add_argument("--layout", choices=("line", "indented"), help="set the text another way first (novel_layouts.py)")
     a = ap.parse_args()
     books = [D / b for b in a.books.split(",")] if a.books else sorted(p for p in D.iterdir() if p.is_dir())
     precs, pure = [], []
     for b in books:
         t0 = time.time()
         text = read_novel(b / "novel_text.txt")
+        if a.layout:
+            from benchmarks.novel_layouts import a_paragraph_a_line, indented
+
+            text = a_paragraph_a_line(text) if a.layout == "line" else indented(text)
         cast = discover_cast(text, "en", by_lines=False)
         lines = extract_novel(b / "novel_text.txt", b.name, [m.to_character(b.name) for m in cast], language="en", text=text)
         dt = time.time() - t0

@@ -30,8 +30,10 @@ _HEARS = re.compile(r"听|聽|闻|聞")
 _ASKS_PRON = re.compile(r"(?:问|問|对|對|向|朝|冲|衝|跟)(他|她)(?![们們])")
 FEATURES = ("prev1", "prev1_same", "prev2", "abab", "prev3", "recent", "to_prev", "voc_prev", "voc_own",
             "next1", "next2", "to_next", "voc_next",
-            "lead", "after_open", "narr_own", "narr_after", "narr_back", "last_narr", "beat", "narr_prev", "pron_match", "pron_clash",
-            "pron_none", "near_pron_match", "near_pron_clash", "to_prev_pron_match", "to_prev_pron_clash", "rule_guess", "rule_conf", "mentions", "none")  # `none`: the row of "someone not among the candidates"
+            "lead", "after_open", "narr_own", "narr_after", "narr_back", "last_narr", "beat", "narr_prev",
+            "pron_match", "pron_clash", "pron_none", "near_pron_match", "near_pron_clash",
+            "to_prev_pron_match", "to_prev_pron_clash", "rule_guess", "rule_conf", "mentions",
+            "none")  # `none`: the row of "someone not among the candidates"
 
 
 @lru_cache(maxsize=1)
@@ -133,7 +135,8 @@ def _scene(att, res: list, j: int, hist: list[str | None]) -> _Scene:
         narr_prev = {m.cid for m in att.narr_mentions.get(p - 1, [])}
         if not att.by_para.get(p - 1):
             beat = _opening(att, *att.paras[p - 1])
-    narr_back = {m.cid for k in range(max(0, p - _NARR_BACK), p - 1) if att.para_ch[k] == ch for m in att.narr_mentions.get(k, [])}
+    narr_back = {m.cid for k in range(max(0, p - _NARR_BACK), p - 1) if att.para_ch[k] == ch
+                 for m in att.narr_mentions.get(k, [])}
     last_narr = None
     for k in range(p, max(-1, p - _GAP - 1), -1):
         if att.para_ch[k] != ch:

@@ -30,6 +30,16 @@ def test_a_long_title_in_capitals_on_the_heading_line_is_a_heading_and_a_long_se
     assert [c.title for c in split_chapters("CHAPTER I.\nOne.\n" + prose + "\n")] == ["CHAPTER I."]
 
 
+def test_a_chinese_text_wrapped_at_a_fixed_width_is_split_at_its_indents():
+    """Chinese wrapped at 30 characters (60 columns), each paragraph opening with `　　`, no blank lines: a paragraph
+    runs over its lines to the next indent, not one paragraph a line."""
+    para = "\u3000\u3000" + "少平一个人在河边走着，心里想着明天的事情，又想起了他的哥哥和姐姐们。" * 3
+    text = "\n".join(para[i:i + 30] for i in range(0, len(para), 30))
+    text = "\n".join([text] * 12) + "\n"
+    paras = split_paragraphs(text)
+    assert len(paras) == 12 and all(text[s:e].count("\n") == 3 for s, e in paras)
+
+
 def test_chapters_chinese():
     text = "第一回 宴桃园豪杰三结义\n\n玄德曰：“好。”\n\n第二回 张翼德怒鞭督邮\n\n飞曰：“走。”\n"
     chs = split_chapters(text)

@@ -13,6 +13,7 @@ Chinese novels and e-book exports) or, broken at a fixed width, one per indent (
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
@@ -102,10 +103,15 @@ _BLOCK = re.compile(r"(?:[^\n]|\n(?![ \t\u3000]*\n))+")
 _LINE = re.compile(r"[^\n]+")
 
 
+def _width(line: str) -> int:
+    """Columns a line takes: a wide (CJK) character two, as a text wrapped at 35 Chinese characters takes 70."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+
 def hard_wrapped(chunk: str) -> bool:
-    """Lines broken at a fixed width (Gutenberg's ~70 characters): most lines end near the longest ones. Such a
+    """Lines broken at a fixed width (Gutenberg's ~70 columns): most lines end near the longest ones. Such a
     text keeps blank lines between paragraphs even where long speeches leave few of them."""
-    lens = sorted(len(m.group(0).rstrip()) for m in _LINE.finditer(chunk) if m.group(0).strip())
+    lens = sorted(_width(m.group(0).rstrip()) for m in _LINE.finditer(chunk) if m.group(0).strip())
     if not lens:
         return False
     p95 = lens[int(0.95 * (len(lens) - 1))]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -60,7 +61,9 @@ def test_two_studios_and_the_cli_keep_all_64_decisions(tmp_path):
                 time.sleep(0.005)
             for key in mine:
                 resp = client.post("/review", data=decision(key, token), follow_redirects=False)
-                assert resp.status_code == 303, resp.text[-300:]
+                said = re.search(r'<div class="error" id="error">(.*?)</div>', resp.text, re.S)
+                assert resp.status_code == 303, (resp.status_code, said.group(1) if said else resp.text[-300:],
+                                                 sorted(client.cookies.keys()))
         except BaseException as e:  # reported by the main thread
             errors.append(e)
 

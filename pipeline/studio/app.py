@@ -161,4 +161,7 @@ def make_app(project: Project | None = None, token: str | None = None,
                     exception_handlers={InputError: input_error, HTTPException: http_error, Exception: unexpected})
     app.state.project = project or Project.current()
     app.state.bots = {}
+    # the guards are built now, not by the first request: first requests answered at once from several threads
+    # would each build their own, and a CSRF guard of its own (its cookie name and secret) refuses the others' forms
+    app.middleware_stack = app.build_middleware_stack()
     return app

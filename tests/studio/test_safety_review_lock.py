@@ -86,3 +86,34 @@ def test_two_studios_and_the_cli_keep_all_64_decisions(tmp_path):
     # the lock file sits beside the review file, hidden; nothing else was left there
     assert sorted(p.name for p in (root / "data/samples/review").iterdir()) == [".telephone_asr.jsonl.lock",
                                                                               "telephone_asr.jsonl"]
+
+
+def test_first_requests_from_several_threads_share_one_csrf_guard(tmp_path, monkeypatch):
+    """Six browser tabs (threads) open a fresh studio at the same moment: one CSRF guard answers them all, so each
+    gets the same cookie name and a form drawn for one is accepted by the guard that checks the next. (Starlette
+    builds its middleware on the first request; built from several threads at once, each had a guard of its own.)"""
+    from starlette.applications import Starlette
+
+    build = Starlette.build_middleware_stack
+
+    def slow_build(self):  # widens the window in which first requests would each build the guards
+        time.sleep(0.05)
+        return build(self)
+
+    monkeypatch.setattr(Starlette, "build_middleware_stack", slow_build)
+    root, keys = small_project(tmp_path / "p", n_lines=4)
+    app = make_app(Project(root))
+    names, barrier = [], threading.Barrier(6)
+
+    def first_visit():
+        client = TestClient(app, base_url=URL)
+        barrier.wait()
+        client.get("/review")
+        names.append(tuple(sorted(k for k in client.cookies.keys() if k.startswith("rolecorpus_csrf"))))
+
+    tabs = [threading.Thread(target=first_visit) for _ in range(6)]
+    for t in tabs:
+        t.start()
+    for t in tabs:
+        t.join(timeout=60)
+    assert len(names) == 6 and len(set(names)) == 1 and names[0], names

@@ -52,14 +52,14 @@ def wrapped_zh(text: str, width: int = 35) -> str:
 
 
 def zh_speakers(text: str) -> list[tuple[str, str | None]]:
-    """(the quotation's first characters, the name it is given) for every quotation, nothing configured."""
-    from extractors.novel.cast.discover import discover_cast
+    """(the quotation's first characters, the name it is given) for every quotation, nothing configured (as
+    `zh_modern.run_book` reads a book)."""
+    from benchmarks.zh_modern import run_book
 
-    cast = [m.to_character("wp2021", "zh") for m in discover_cast(text, "zh", by_lines=False)]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "novel_text.txt"
         path.write_text(text, encoding="utf-8")
-        lines = extract_novel(path, "wp2021", cast, language="zh", text=text)
+        lines = run_book(path, "wp2021")[2]
     return [("".join(ln.text.split())[:12], ln.name if ln.speaker else None) for ln in lines if ln.kind == "dialogue"]
 
 

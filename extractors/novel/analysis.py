@@ -21,7 +21,9 @@ def analyse(text: str, characters: list[Character], language: str, min_confidenc
     chapters = split_chapters(text)
     paras: list[tuple[int, int]] = []
     para_ch: list[int] = []
-    layout = text_layout(text)  # decided on the whole text: a short chapter has too few lines to tell
+    # decided on the whole text (a short chapter has too few lines to tell); in a text with blank lines each chapter
+    # still decides for itself, as one may set a paragraph a line
+    layout = text_layout(text)
     for ci, ch in enumerate(chapters):
         for s, e in split_paragraphs(text, ch.start, ch.end, None if layout == "blank" else layout):
             if ch.title and s < ch.head_end and not ch.part:  # the heading itself (one line, or `CHAPTER ⏎ 1`)
